@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Creating and destroying the device for one node: platform devices here,
+ * AMBA devices in amba.c.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/amba/bus.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/err.h>
+#include <linux/of.h>
+#include <linux/of_device.h>
+#include <linux/of_irq.h>
+#include <linux/of_platform.h>
+#include <linux/platform_device.h>
+
+#include "compat.h"
+#include "internal.h"
+
+/*
+ * As of_platform_device_create_pdata(), without of_device_register() (which
+ * would initialise the device twice) and without platform_device_add()
+ * (which would claim the memory ranges and break drivers that claim them).
+ */
+static struct device *ovpop_platform_create(struct device_node *np,
+					    const char *bus_id, void *pdata,
+					    struct device *parent)
+{
+	struct platform_device *pdev;
+	int ret;
+
+	pdev = of_device_alloc(np, bus_id, parent);
+	if (!pdev)
+		return ERR_PTR(-ENOMEM);
+
+	pdev->dev.coherent_dma_mask = DMA_BIT_MASK(32);
+	if (!pdev->dev.dma_mask)
+		pdev->dev.dma_mask = &pdev->dev.coherent_dma_mask;
+	pdev->dev.bus = &platform_bus_type;
+	pdev->dev.platform_data = pdata;
+	of_msi_configure(&pdev->dev, np);
+	pdev->name = dev_name(&pdev->dev);
+	pdev->id = PLATFORM_DEVID_NONE;
+
+	ovpop_compat_clear_not_device(np);
+	ret = device_add(&pdev->dev);
+	if (ret) {
+		pr_err("%pOF: cannot add platform device: %d\n", np, ret);
+		/* the release would kfree() it: it is the caller's */
+		pdev->dev.platform_data = NULL;
+		platform_device_put(pdev);
+		return ERR_PTR(ret);
+	}
+	return &pdev->dev;
+}
+
+/**
+ * ovpop_device_create() - create and register the device for a node
+ * @np: the node; the device takes its own reference
+ * @aux: matching auxdata entry (name, platform_data), or NULL
+ * @parent: parent device, or NULL for the platform bus
+ *
+ * "arm,primecell" nodes become AMBA devices, all others platform devices.
+ * The caller has set OF_POPULATED on @np.
+ *
+ * Return: the device, holding the registration's reference that
+ * ovpop_device_destroy() drops, or an ERR_PTR.
+ */
+struct device *ovpop_device_create(struct device_node *np,
+				   const struct of_dev_auxdata *aux,
+				   struct device *parent)
+{
+	const char *bus_id = aux ? aux->name : NULL;
+	void *pdata = aux ? aux->platform_data : NULL;
+
+	if (of_device_is_compatible(np, "arm,primecell"))
+		return ovpop_amba_create(np, bus_id, pdata, parent);
+	return ovpop_platform_create(np, bus_id, pdata, parent);
+}
+
+/**
+ * ovpop_device_destroy() - unregister a device ovpop created
+ * @dev: the device, as returned by ovpop_device_create()
+ * @pdata: the auxdata platform_data it was created with, or NULL
+ *
+ * Clears OF_POPULATED and OF_POPULATED_BUS on the node while the device
+ * still holds it, then drops the registration's reference. The
+ * platform_data pointer is cleared before the final put when it is
+ * @pdata, since platform_device_release() would kfree() it.
+ */
+void ovpop_device_destroy(struct device *dev, void *pdata)
+{
+	struct device_node *np = dev->of_node;
+
+	device_del(dev);
+	of_node_clear_flag(np, OF_POPULATED_BUS);
+	of_node_clear_flag(np, OF_POPULATED);
+	if (dev->platform_data == pdata)
+		dev->platform_data = NULL;
+	put_device(dev);
+}
+
+/**
+ * ovpop_find_kernel_device() - find a device that ovpop did not create
+ * @np: the node
+ *
+ * Looks on the platform bus, then on the AMBA bus: both walk the bus, so
+ * this is only for nodes that are not in ovpop's table.
+ *
+ * Return: the device with a reference the caller drops with put_device(),
+ * or NULL.
+ */
+struct device *ovpop_find_kernel_device(struct device_node *np)
+{
+	struct platform_device *pdev = of_find_device_by_node(np);
+
+	if (pdev)
+		return &pdev->dev;
+	return bus_find_device_by_of_node(&amba_bustype, np);
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ovpop internals shared between the populate core, device creation, the
+ * reconfig notifier and the configfs loader.
+ */
+#ifndef _OVPOP_INTERNAL_H
+#define _OVPOP_INTERNAL_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/of_platform.h>
+#include <linux/types.h>
+
+/**
+ * struct ovpop_node - one device ovpop created for a device-tree node
+ * @hash: entry in the node table, keyed by the device's of_node
+ * @dev: the device; ovpop holds the registration's reference
+ * @pdata: platform_data from auxdata (not ours to free), or NULL
+ * @parent: record of the bus it was created under, or its population's top
+ * @children: records created under this one, oldest first
+ * @sibling: entry in @parent's @children
+ *
+ * A record is reachable (in the table and its parent's list) while its
+ * device is live. Tearing down first makes a whole subtree unreachable under
+ * ovpop_lock, then destroys it without the lock, so no one else holds a
+ * pointer to a record being freed.
+ */
+struct ovpop_node {
+	struct hlist_node hash;
+	struct device *dev;
+	void *pdata;
+	struct ovpop_node *parent;
+	struct list_head children;
+	struct list_head sibling;
+};
+
+/**
+ * struct ovpop_pop - a populated subtree, from one ovpop_populate() call
+ * @top: parent of the records made for @root's children; @top.dev is the
+ *	 parent device given to ovpop_populate() (a reference is held), or NULL
+ * @root: the subtree's root node (a reference is held)
+ * @matches: bus table; the caller keeps it valid until depopulate
+ * @lookup: auxdata table or NULL; the caller keeps it valid likewise
+ * @list: entry in the list of populations, empty once depopulated
+ * @kref: held by the list and by each notification using the population
+ * @root_was_bus: @root was already marked OF_POPULATED_BUS before us
+ */
+struct ovpop_pop {
+	struct ovpop_node top;
+	struct device_node *root;
+	const struct of_device_id *matches;
+	const struct of_dev_auxdata *lookup;
+	struct list_head list;
+	struct kref kref;
+	bool root_was_bus;
+};
+
+/*
+ * ovpop_lock protects the list of populations, the node table, every
+ * record's @children/@sibling links and @parent, and the check-then-link of a
+ * new record under a live parent. It is never held across device_add(),
+ * device_del() or a driver's probe/remove, so drivers bound to ovpop's
+ * devices may call ovpop_populate() from probe.
+ * Lock order: the OF overlay mutex (held by the OF core around reconfig
+ * notifications) -> ovpop_lock -> devtree_lock. of_mutex is never taken under
+ * ovpop_lock and is not held by the core while it notifies.
+ */
+extern struct mutex ovpop_lock;
+
+/* core.c */
+int ovpop_core_init(void);
+void ovpop_core_exit(void);
+int ovpop_node_added(struct device_node *np);
+bool ovpop_remove_node(struct device_node *np);
+void ovpop_remove_below(struct device_node *np);
+bool ovpop_in_population(struct device_node *np);
+
+/* amba.c */
+struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
+				 void *pdata, struct device *parent);
+
+/* device.c: creating and destroying one device */
+struct device *ovpop_device_create(struct device_node *np,
+				   const struct of_dev_auxdata *aux,
+				   struct device *parent);
+void ovpop_device_destroy(struct device *dev, void *pdata);
+struct device *ovpop_find_kernel_device(struct device_node *np);
+
+/* notify.c */
+int ovpop_notify_init(void);
+void ovpop_notify_exit(void);
+void ovpop_notify_begin(int *err);
+void ovpop_notify_end(void);
+
+/* configfs.c */
+int ovpop_configfs_init(void);
+void ovpop_configfs_exit(void);
+
+#endif /* _OVPOP_INTERNAL_H */

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ovpop: device-tree overlays applied at runtime produce the right devices
+ * (AMBA for primecells, children of new buses, auxdata applied) and take
+ * them away cleanly; with an overlay loader in configfs.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/of.h>
+
+#include "ovpop.h"
+#include "internal.h"
+
+static char *root = "/";
+module_param(root, charp, 0444);
+MODULE_PARM_DESC(root, "Path of the subtree whose overlays ovpop populates (default /)");
+
+static bool populate = true;
+module_param(populate, bool, 0444);
+MODULE_PARM_DESC(populate, "Create devices for overlays (default Y); N leaves it to the kernel");
+
+static struct device_node *ovpop_root;
+
+static int __init ovpop_populate_root(void)
+{
+	int ret;
+
+	if (!populate)
+		return 0;
+	ovpop_root = of_find_node_by_path(root);
+	if (!ovpop_root) {
+		pr_err("root=%s: no such node\n", root);
+		return -ENODEV;
+	}
+	ret = ovpop_populate(ovpop_root, NULL, NULL, NULL);
+	if (ret) {
+		of_node_put(ovpop_root);
+		ovpop_root = NULL;
+	}
+	return ret;
+}
+
+static void ovpop_depopulate_root(void)
+{
+	if (!ovpop_root)
+		return;
+	ovpop_depopulate(ovpop_root);
+	of_node_put(ovpop_root);
+	ovpop_root = NULL;
+}
+
+static int __init ovpop_init(void)
+{
+	int ret;
+
+	ret = ovpop_core_init();
+	if (ret)
+		return ret;
+	ret = ovpop_notify_init();
+	if (ret)
+		goto err_core;
+	ret = ovpop_populate_root();
+	if (ret)
+		goto err_notify;
+	ret = ovpop_configfs_init();
+	if (ret)
+		goto err_root;
+	return 0;
+
+err_root:
+	ovpop_depopulate_root();
+err_notify:
+	ovpop_notify_exit();
+err_core:
+	ovpop_core_exit();
+	return ret;
+}
+module_init(ovpop_init);
+
+static void __exit ovpop_exit(void)
+{
+	ovpop_configfs_exit();
+	ovpop_depopulate_root();
+	ovpop_notify_exit();
+	ovpop_core_exit();
+}
+module_exit(ovpop_exit);
+
+MODULE_DESCRIPTION("Overlay-aware device population from the device tree, with a configfs overlay loader");
+MODULE_LICENSE("GPL");

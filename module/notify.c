@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reconfig notifications: devices for nodes that overlays (or any changeset)
+ * add, remove, enable or disable inside a populated subtree.
+ *
+ * The kernel's own notifier (of_platform_notify, priority 0) gives every
+ * such node a platform device: wrong for primecells, none for the children
+ * of a new bus, one even for nodes without "compatible". This one runs
+ * first (priority 1) and handles the nodes of ovpop's populations itself.
+ * It sets OF_POPULATED on the nodes it creates devices for, so the core's
+ * ADD skips them, and clears it when it destroys them, so the core's REMOVE
+ * skips them too. For a node of a population that must get no device, it
+ * stops the chain (NOTIFY_STOP), since the core would make one.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/amba/bus.h>
+#include <linux/device.h>
+#include <linux/notifier.h>
+#include <linux/of.h>
+#include <linux/sched.h>
+
+#include "internal.h"
+
+/*
+ * The apply whose device-creation errors are wanted: the OF core sends the
+ * notifications synchronously from the task applying the overlay, so an
+ * error seen in that task belongs to it. Protected by ovpop_lock.
+ */
+static struct task_struct *ovpop_ctx_task;
+static int *ovpop_ctx_err;
+
+/**
+ * ovpop_notify_begin() - collect device-creation errors of this task
+ * @err: where to store the first error; set to 0 here
+ *
+ * The caller serialises begin/end pairs (the configfs registry lock).
+ */
+void ovpop_notify_begin(int *err)
+{
+	*err = 0;
+	mutex_lock(&ovpop_lock);
+	ovpop_ctx_task = current;
+	ovpop_ctx_err = err;
+	mutex_unlock(&ovpop_lock);
+}
+
+/**
+ * ovpop_notify_end() - stop collecting errors
+ */
+void ovpop_notify_end(void)
+{
+	mutex_lock(&ovpop_lock);
+	ovpop_ctx_task = NULL;
+	ovpop_ctx_err = NULL;
+	mutex_unlock(&ovpop_lock);
+}
+
+static void ovpop_notify_report(int err)
+{
+	mutex_lock(&ovpop_lock);
+	if (ovpop_ctx_task == current && !*ovpop_ctx_err)
+		*ovpop_ctx_err = err;
+	mutex_unlock(&ovpop_lock);
+}
+
+static int ovpop_notify_add(struct device_node *np)
+{
+	int ret = ovpop_node_added(np);
+
+	if (ret > 0)
+		return NOTIFY_OK;	/* not for us */
+	if (ret < 0) {
+		pr_err("%pOF: cannot create device: %d\n", np, ret);
+		ovpop_notify_report(ret);
+		return notifier_from_errno(ret);
+	}
+	/* No device by our rules: keep the core from making a wrong one */
+	if (!of_node_check_flag(np, OF_POPULATED))
+		return NOTIFY_STOP;
+	return NOTIFY_OK;
+}
+
+/*
+ * The core's REMOVE finds only platform devices: an AMBA device the kernel
+ * created for a node of a population is taken away here.
+ */
+static void ovpop_remove_kernel_amba(struct device_node *np)
+{
+	struct device *dev;
+
+	if (!of_node_check_flag(np, OF_POPULATED) || !ovpop_in_population(np))
+		return;
+	dev = bus_find_device_by_of_node(&amba_bustype, np);
+	if (!dev)
+		return;
+	device_del(dev);
+	of_node_clear_flag(np, OF_POPULATED);
+	put_device(dev);	/* the lookup's */
+	put_device(dev);	/* the registration's */
+}
+
+static int ovpop_notify_remove(struct device_node *np)
+{
+	if (ovpop_remove_node(np))
+		return NOTIFY_OK;
+	/* Not ours: first take away ours below it, then a kernel AMBA device */
+	ovpop_remove_below(np);
+	ovpop_remove_kernel_amba(np);
+	return NOTIFY_OK;
+}
+
+static int ovpop_reconfig_notify(struct notifier_block *nb,
+				 unsigned long action, void *arg)
+{
+	struct of_reconfig_data *rd = arg;
+
+	switch (of_reconfig_get_state_change(action, rd)) {
+	case OF_RECONFIG_CHANGE_ADD:
+		return ovpop_notify_add(rd->dn);
+	case OF_RECONFIG_CHANGE_REMOVE:
+		return ovpop_notify_remove(rd->dn);
+	default:
+		return NOTIFY_OK;
+	}
+}
+
+static struct notifier_block ovpop_reconfig_nb = {
+	.notifier_call = ovpop_reconfig_notify,
+	.priority = 1,	/* before the core's of_platform_notify */
+};
+
+int ovpop_notify_init(void)
+{
+	return of_reconfig_notifier_register(&ovpop_reconfig_nb);
+}
+
+void ovpop_notify_exit(void)
+{
+	of_reconfig_notifier_unregister(&ovpop_reconfig_nb);
+}
