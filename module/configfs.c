@@ -54,8 +54,7 @@ struct ovpop_item {
 
 /*
  * ovpop_registry_lock serialises every apply and removal made through
- * configfs (so one apply's device-creation errors are told apart from the
- * next one's) and protects ovpop_parked: overlays whose directory was
+ * configfs and protects ovpop_parked: overlays whose directory was
  * removed while the kernel refused to remove them (an overlay applied later
  * overlaps them). They stay applied and are removed as soon as that is
  * allowed. Lock order: an item's lock -> ovpop_registry_lock -> the OF
@@ -101,7 +100,7 @@ static void ovpop_retry_parked(void)
 static int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 {
 	const char *name = config_item_name(&it->item);
-	int ret, rm, err, id = 0;
+	int ret, rm, id = 0;
 	ssize_t size;
 
 	size = ovpop_blob_size(blob, count);
@@ -111,15 +110,12 @@ static int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 	}
 
 	mutex_lock(&ovpop_registry_lock);
-	ovpop_notify_begin(&err);
 	ret = ovpop_compat_overlay_apply(blob, size, &id);
-	ovpop_notify_end();
-	if (!ret && err) {
-		pr_err("%s: devices could not be created: %d\n", name, err);
-		ret = err;
-	}
 	if (ret && id) {
-		/* The kernel may leave a failed apply registered */
+		/*
+		 * The kernel leaves a failed apply registered, partly applied;
+		 * device-creation errors of the notifiers fail it the same way.
+		 */
 		rm = of_overlay_remove(&id);
 		if (rm && rm != -ENODEV)
 			pr_err("%s: cannot remove the failed apply: %d\n", name,

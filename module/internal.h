@@ -90,8 +90,6 @@ struct device *ovpop_find_kernel_device(struct device_node *np);
 /* notify.c */
 int ovpop_notify_init(void);
 void ovpop_notify_exit(void);
-void ovpop_notify_begin(int *err);
-void ovpop_notify_end(void);
 
 /* configfs.c */
 int ovpop_configfs_init(void);

@@ -18,51 +18,8 @@
 #include <linux/device.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
-#include <linux/sched.h>
 
 #include "internal.h"
-
-/*
- * The apply whose device-creation errors are wanted: the OF core sends the
- * notifications synchronously from the task applying the overlay, so an
- * error seen in that task belongs to it. Protected by ovpop_lock.
- */
-static struct task_struct *ovpop_ctx_task;
-static int *ovpop_ctx_err;
-
-/**
- * ovpop_notify_begin() - collect device-creation errors of this task
- * @err: where to store the first error; set to 0 here
- *
- * The caller serialises begin/end pairs (the configfs registry lock).
- */
-void ovpop_notify_begin(int *err)
-{
-	*err = 0;
-	mutex_lock(&ovpop_lock);
-	ovpop_ctx_task = current;
-	ovpop_ctx_err = err;
-	mutex_unlock(&ovpop_lock);
-}
-
-/**
- * ovpop_notify_end() - stop collecting errors
- */
-void ovpop_notify_end(void)
-{
-	mutex_lock(&ovpop_lock);
-	ovpop_ctx_task = NULL;
-	ovpop_ctx_err = NULL;
-	mutex_unlock(&ovpop_lock);
-}
-
-static void ovpop_notify_report(int err)
-{
-	mutex_lock(&ovpop_lock);
-	if (ovpop_ctx_task == current && !*ovpop_ctx_err)
-		*ovpop_ctx_err = err;
-	mutex_unlock(&ovpop_lock);
-}
 
 static int ovpop_notify_add(struct device_node *np)
 {
@@ -71,8 +28,8 @@ static int ovpop_notify_add(struct device_node *np)
 	if (ret > 0)
 		return NOTIFY_OK;	/* not for us */
 	if (ret < 0) {
+		/* the OF core fails the apply with it; the applier removes it */
 		pr_err("%pOF: cannot create device: %d\n", np, ret);
-		ovpop_notify_report(ret);
 		return notifier_from_errno(ret);
 	}
 	/* No device by our rules: keep the core from making a wrong one */
