@@ -14,13 +14,10 @@
 #include <linux/platform_device.h>
 
 #include "ovpop.h"
+#include "blobs.h"
 
 #define KROOT "/ovpop-kunit"
 
-extern u8 __dtbo_kunit_tree_begin[], __dtbo_kunit_tree_end[];
-extern u8 __dtbo_kunit_add_begin[], __dtbo_kunit_add_end[];
-extern u8 __dtbo_kunit_disable_begin[], __dtbo_kunit_disable_end[];
-extern u8 __dtbo_kunit_clash_begin[], __dtbo_kunit_clash_end[];
 
 static int kunit_pdata_addr = 1;
 static int kunit_pdata_compat = 2;
