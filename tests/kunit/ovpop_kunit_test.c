@@ -18,7 +18,6 @@
 
 #define KROOT "/ovpop-kunit"
 
-
 static int kunit_pdata_addr = 1;
 static int kunit_pdata_compat = 2;
 
