@@ -399,13 +399,16 @@ void ovpop_remove_below(struct device_node *np)
 			ovpop_remove_below(child);
 }
 
+/*
+ * Tear down a population that its caller took off the list under
+ * ovpop_lock (so no one else can find it), and drop the list's reference.
+ */
 static void ovpop_pop_teardown(struct ovpop_pop *pop)
 {
 	struct ovpop_node *rec, *tmp;
 	LIST_HEAD(dead);
 
 	mutex_lock(&ovpop_lock);
-	list_del_init(&pop->list);
 	list_splice_init(&pop->top.children, &dead);
 	list_for_each_entry(rec, &dead, sibling)
 		ovpop_unhash(rec);
@@ -418,6 +421,21 @@ static void ovpop_pop_teardown(struct ovpop_pop *pop)
 	if (!pop->root_was_bus)
 		of_node_clear_flag(pop->root, OF_POPULATED_BUS);
 	ovpop_pop_put(pop);
+}
+
+/* Take a population off the list: NULL when there is none for @root */
+static struct ovpop_pop *ovpop_pop_claim(struct device_node *root)
+{
+	struct ovpop_pop *pop;
+
+	mutex_lock(&ovpop_lock);
+	pop = root ? ovpop_pop_by_root(root) :
+		     list_first_entry_or_null(&ovpop_pops, struct ovpop_pop,
+					      list);
+	if (pop)
+		list_del_init(&pop->list);
+	mutex_unlock(&ovpop_lock);
+	return pop;
 }
 
 /**
@@ -492,7 +510,8 @@ int ovpop_populate(struct device_node *root,
 	}
 	if (ret) {
 		pr_err("%pOF: populate failed: %d\n", root, ret);
-		ovpop_pop_teardown(pop);
+		if (ovpop_pop_claim(root) == pop)
+			ovpop_pop_teardown(pop);
 		return ret;
 	}
 	of_node_set_flag(root, OF_POPULATED_BUS);
@@ -516,9 +535,7 @@ void ovpop_depopulate(struct device_node *root)
 	struct ovpop_pop *pop;
 
 	np = root ? of_node_get(root) : of_find_node_by_path("/");
-	mutex_lock(&ovpop_lock);
-	pop = np ? ovpop_pop_by_root(np) : NULL;
-	mutex_unlock(&ovpop_lock);
+	pop = np ? ovpop_pop_claim(np) : NULL;
 	if (pop)
 		ovpop_pop_teardown(pop);
 	else
@@ -566,13 +583,7 @@ void ovpop_core_exit(void)
 	struct ovpop_pop *pop;
 
 	/* Populations left by users that never depopulated */
-	for (;;) {
-		mutex_lock(&ovpop_lock);
-		pop = list_first_entry_or_null(&ovpop_pops, struct ovpop_pop,
-					       list);
-		mutex_unlock(&ovpop_lock);
-		if (!pop)
-			break;
+	while ((pop = ovpop_pop_claim(NULL))) {
 		pr_warn("%pOF: still populated at exit, depopulating\n",
 			pop->root);
 		ovpop_pop_teardown(pop);
