@@ -1,0 +1,171 @@
+#!/bin/sh
+# Build the module, the test modules, the base device tree and the overlays
+# against a kernel build directory, and lay out the guest filesystem
+# (tests/CONTRACT.md, "Guest filesystem") in STAGE.
+#
+#   scripts/build.sh KDIR STAGE
+#
+# KDIR is what scripts/kernel.sh prints. STAGE is emptied and rebuilt (it must
+# be new, empty, or a previous stage). Besides the guest files it holds
+# /ovpop/virt-arm64.dtb, the base tree QEMU boots with (-dtb).
+#
+# OVPOP_MODULE_DIR: the directory built with M= (default: the repository).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+[ $# -eq 2 ] || die "usage: $0 KDIR STAGE"
+kdir=$1
+stage=$2
+repo=$(dirname "$here")
+moddir=${OVPOP_MODULE_DIR:-$repo}
+arch=arm64
+cross=aarch64-linux-gnu-
+busybox="$OVPOP_CACHE/busybox-arm64/bin/busybox"
+
+[ -f "$kdir/Module.symvers" ] || die "build: $kdir is not a built kernel (no Module.symvers); run scripts/kernel.sh"
+[ -x "$busybox" ] || die "build: no arm64 busybox at $busybox; run scripts/deps.sh"
+[ -f "$moddir/Kbuild" ] || [ -f "$moddir/Makefile" ] || die "build: no Kbuild or Makefile in $moddir"
+
+# --- stage directory ----------------------------------------------------------
+marker=.ovpop-stage
+if [ -e "$stage" ]; then
+	[ -d "$stage" ] || die "build: $stage is not a directory"
+	if [ -n "$(ls -A "$stage")" ] && [ ! -f "$stage/$marker" ]; then
+		die "build: $stage is not empty and not a stage; refusing to clean it"
+	fi
+	rm -rf "$stage"
+fi
+mkdir -p "$stage"
+stage=$(cd "$stage" && pwd)
+: >"$stage/$marker"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# --- modules ------------------------------------------------------------------
+log "build: modules (M=$moddir)"
+jobs=$(nproc 2>/dev/null || echo 2)
+if ! make -C "$kdir" M="$moddir" ARCH="$arch" CROSS_COMPILE="$cross" \
+	OVPOP_TESTS=y -j"$jobs" modules >"$tmp/modules.log" 2>&1; then
+	cat "$tmp/modules.log" >&2
+	die "build: module build failed"
+fi
+# Compiler warnings are shown; the rest of kbuild's chatter is not.
+grep -E 'warning:|error:|WARNING:' "$tmp/modules.log" >&2 || true
+
+[ -f "$moddir/modules.order" ] || die "build: no modules.order in $moddir"
+install -d -m 0755 "$stage/ovpop/modules"
+nmod=0
+# modules.order lists what this build made (stale .ko files are ignored).
+while IFS= read -r o; do
+	[ -n "$o" ] || continue
+	case $o in
+	/*) ko=${o%.o}.ko ;; # 6.12 writes absolute paths for M= builds
+	*) ko="$moddir/${o%.o}.ko" ;;
+	esac
+	[ -f "$ko" ] || die "build: $ko (from modules.order) missing"
+	case ${ko##*/} in
+	ovpop.ko) install -m 0644 "$ko" "$stage/ovpop/ovpop.ko" ;;
+	*) install -m 0644 "$ko" "$stage/ovpop/modules/" ;;
+	esac
+	nmod=$((nmod + 1))
+done <"$moddir/modules.order"
+[ -f "$stage/ovpop/ovpop.ko" ] || log "build: WARNING: no ovpop.ko in modules.order"
+log "build: $nmod module(s)"
+
+# --- device trees ---------------------------------------------------------------
+# cpp, then dtc -@ (tests/CONTRACT.md). dtc_one SRC OUT LOG
+dtc_one() {
+	cpp -nostdinc -undef -x assembler-with-cpp -I "$repo/dts" \
+		-o "$tmp/pp.dts" "$1" >"$3" 2>&1 || return 2
+	dtc -@ -I dts -O dtb -o "$2" "$tmp/pp.dts" >>"$3" 2>&1 || return 1
+}
+
+install -d -m 0755 "$stage/ovpop/overlays/broken" "$stage/lib/firmware/ovpop"
+dtc_one "$repo/dts/virt-arm64.dts" "$stage/ovpop/virt-arm64.dtb" "$tmp/dtc.log" || {
+	cat "$tmp/dtc.log" >&2
+	die "build: dts/virt-arm64.dts does not compile"
+}
+for l in gic apb_pclk uart0; do
+	fdtget "$stage/ovpop/virt-arm64.dtb" /__symbols__ "$l" >/dev/null 2>&1 ||
+		die "build: label $l missing from the base tree's __symbols__"
+done
+
+errors=0
+nov=0
+for src in "$repo"/overlays/*.dtso; do
+	[ -f "$src" ] || continue
+	name=$(basename "$src" .dtso)
+	if dtc_one "$src" "$stage/ovpop/overlays/$name.dtbo" "$tmp/dtc.log"; then
+		sed "s|^|build: $name: |" "$tmp/dtc.log" >&2
+		install -m 0644 "$stage/ovpop/overlays/$name.dtbo" "$stage/lib/firmware/ovpop/"
+		nov=$((nov + 1))
+	else
+		sed "s|^|build: $name: |" "$tmp/dtc.log" >&2
+		log "build: ERROR: overlays/$name.dtso does not compile"
+		errors=$((errors + 1))
+	fi
+done
+
+# A broken overlay that dtc itself must reject says so in its header, as a
+# line "// ovpop-broken: dtc-rejects" (or " * ovpop-broken: dtc-rejects"
+# inside a block comment). It is kept as a note, not a blob.
+nbr=0
+for src in "$repo"/overlays/broken/*.dtso; do
+	[ -f "$src" ] || continue
+	name=$(basename "$src" .dtso)
+	rejects=no
+	grep -Eq '^[[:space:]]*(//|/?\*)[[:space:]]*ovpop-broken:[[:space:]]*dtc-rejects[[:space:]]*(\*/)?[[:space:]]*$' \
+		"$src" && rejects=yes
+	out="$stage/ovpop/overlays/broken/$name.dtbo"
+	rc=0
+	dtc_one "$src" "$out" "$tmp/dtc.log" || rc=$?
+	if [ "$rc" -eq 2 ]; then
+		sed "s|^|build: broken/$name: |" "$tmp/dtc.log" >&2
+		log "build: ERROR: overlays/broken/$name.dtso fails in cpp"
+		errors=$((errors + 1))
+	elif [ "$rejects" = yes ] && [ "$rc" -eq 0 ]; then
+		log "build: ERROR: overlays/broken/$name.dtso is marked dtc-rejects but compiles"
+		rm -f "$out"
+		errors=$((errors + 1))
+	elif [ "$rejects" = yes ]; then
+		rm -f "$out"
+		{
+			echo "overlays/broken/$name.dtso is rejected by dtc (expected):"
+			cat "$tmp/dtc.log"
+		} >"$stage/ovpop/overlays/broken/$name.dtc-rejects"
+		nbr=$((nbr + 1))
+	elif [ "$rc" -ne 0 ]; then
+		sed "s|^|build: broken/$name: |" "$tmp/dtc.log" >&2
+		log "build: ERROR: overlays/broken/$name.dtso does not compile (mark it '// ovpop-broken: dtc-rejects' if that is the point)"
+		errors=$((errors + 1))
+	else
+		sed "s|^|build: broken/$name: |" "$tmp/dtc.log" >&2
+		nbr=$((nbr + 1))
+	fi
+done
+[ "$errors" -eq 0 ] || die "build: $errors overlay error(s)"
+log "build: base tree, $nov overlay(s), $nbr broken overlay(s)"
+
+# --- guest filesystem -------------------------------------------------------------
+for d in bin sbin usr/bin usr/sbin dev proc sys tmp run root etc; do
+	install -d -m 0755 "$stage/$d"
+done
+chmod 1777 "$stage/tmp"
+chmod 0700 "$stage/root"
+install -m 0755 "$busybox" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh" # the rest: busybox --install -s in /init
+install -m 0755 "$repo/tests/guest/init" "$stage/init"
+install -d -m 0755 "$stage/ovpop/tests"
+for t in "$repo"/tests/guest/*.sh; do
+	[ -f "$t" ] || continue
+	install -m 0755 "$t" "$stage/ovpop/tests/"
+done
+[ -f "$stage/ovpop/tests/run.sh" ] || log "build: WARNING: no tests/guest/run.sh (the guest will report 1..0)"
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
+printf 'root:x:0:\n' >"$stage/etc/group"
+chmod 0644 "$stage/etc/passwd" "$stage/etc/group"
+log "build: stage in $stage"

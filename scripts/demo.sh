@@ -1,0 +1,21 @@
+#!/bin/sh
+# Build everything and boot the guest in mode `demo`, showing its console.
+# Exits with the guest's status.
+#
+#   scripts/demo.sh         (OVPOP_OUT, OVPOP_TIMEOUT, OVPOP_KERNEL as in test.sh)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+work=$(ovpop_workdir)
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+log "demo: logs in $work"
+image="" dtb="" initrd=""
+ovpop_prepare "$work"
+rc=0
+"$here/qemu.sh" "$image" "$dtb" "$initrd" demo "$work/demo.console" || rc=$?
+log "demo: console in $work/demo.console"
+exit "$rc"

@@ -1,0 +1,178 @@
+#!/bin/sh
+# Build (or find in the cache) the guest kernel.
+#
+#   scripts/kernel.sh [VERSION] [ARCH]      defaults: 6.12 arm64
+#
+# Unpacks /usr/src/linux-source-VERSION.tar.xz once into $OVPOP_CACHE/src/,
+# configures allnoconfig + scripts/configs/ARCH-virt.config, checks every
+# symbol of the fragment, and builds out of tree into
+# $OVPOP_CACHE/kernels/VERSION-ARCH-HASH/ (HASH covers the fragment, the base
+# config, the kernel source and the toolchain). That directory is what
+# out-of-tree modules build against (make -C DIR M=...). Progress goes to
+# stderr; the last stdout line is the build directory.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+version=${1:-6.12}
+arch=${2:-arm64}
+base=allnoconfig
+
+case $arch in
+arm64)
+	cross=aarch64-linux-gnu-
+	image=arch/arm64/boot/Image
+	;;
+*) die "kernel: unsupported arch '$arch' (only arm64)" ;;
+esac
+
+frag="$here/configs/$arch-virt.config"
+tarball="/usr/src/linux-source-$version.tar.xz"
+[ -f "$frag" ] || die "kernel: no config fragment $frag"
+[ -f "$tarball" ] || die "kernel: $tarball missing (apt-get install linux-source-$version)"
+command -v "${cross}gcc" >/dev/null || die "kernel: ${cross}gcc missing (run scripts/deps.sh)"
+
+mkdir -p "$OVPOP_CACHE/src" "$OVPOP_CACHE/kernels"
+
+# One build at a time per cache (others wait, then find it cached).
+lock="$OVPOP_CACHE/kernels/.lock"
+exec 9>"$lock"
+if ! flock -n 9; then
+	log "kernel: another build holds $lock; waiting"
+	flock 9
+fi
+
+# --- unpack -----------------------------------------------------------------
+src="$OVPOP_CACHE/src/linux-source-$version"
+srcstamp="$src.unpacked"
+# Identify the tarball by size and mtime: a new linux-source package means
+# a new unpack (and, through the hash below, a new build).
+tarid="$(wc -c <"$tarball" | tr -d ' ') $(date -r "$tarball" +%s)"
+
+if [ ! -f "$srcstamp" ] || [ "$(cat "$srcstamp")" != "$tarid" ]; then
+	ok=no
+	if [ -d "$src" ] && [ ! -f "$srcstamp" ]; then
+		# Unpacked by someone else (or interrupted): accept it only if
+		# every path of the tarball is there.
+		log "kernel: checking the existing $src against $tarball"
+		missing=$(tar -tJf "$tarball" | while IFS= read -r p; do
+			[ -e "$OVPOP_CACHE/src/$p" ] || [ -L "$OVPOP_CACHE/src/$p" ] ||
+				printf '%s\n' "$p"
+		done | head -n 5)
+		[ -z "$missing" ] && ok=yes
+	fi
+	if [ "$ok" = no ]; then
+		log "kernel: unpacking $tarball"
+		tmp="$OVPOP_CACHE/src/.unpack.$$"
+		rm -rf "$tmp" "$src"
+		mkdir -p "$tmp"
+		tar -xJf "$tarball" -C "$tmp"
+		[ -d "$tmp/linux-source-$version" ] ||
+			die "kernel: $tarball has no linux-source-$version/"
+		mv "$tmp/linux-source-$version" "$src"
+		rmdir "$tmp"
+	fi
+	printf '%s\n' "$tarid" >"$srcstamp"
+fi
+
+# --- cache key --------------------------------------------------------------
+kver=$(sed -n -E 's/^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION) = *//p' \
+	"$src/Makefile" | tr '\n' '.')
+hash=$({
+	echo "ovpop-kernel-recipe 1"
+	echo "base $base"
+	echo "arch $arch"
+	echo "kernel $kver"
+	echo "tarball $tarid"
+	"${cross}gcc" --version | head -n 1
+	cat "$frag"
+} | sha256sum | cut -c1-12)
+out="$OVPOP_CACHE/kernels/$version-$arch-$hash"
+stamp="$out/.ovpop-built"
+
+if [ -f "$stamp" ]; then
+	printf '%s\n' "$out"
+	exit 0
+fi
+
+# --- configure --------------------------------------------------------------
+rm -rf "$out"
+mkdir -p "$out"
+buildlog="$out/build.log"
+: >"$buildlog"
+kmake() {
+	make -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" "$@"
+}
+
+kname=$(printf '%s' "$kver" | sed 's/\.*$//')
+log "kernel: $kname ($arch) -> $out"
+log "kernel: full log in $buildlog"
+fail() {
+	log "kernel: $1; last lines of $buildlog:"
+	tail -n 40 "$buildlog" >&2
+	exit 1
+}
+kmake "$base" >>"$buildlog" 2>&1 || fail "make $base failed"
+cp "$frag" "$out/ovpop.config"
+(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
+	"$out/.config" "$frag") >>"$buildlog" 2>&1 || fail "merge_config.sh failed"
+kmake olddefconfig >>"$buildlog" 2>&1 || fail "make olddefconfig failed"
+
+# Every symbol of the fragment must have the value asked for.
+bad=0
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		sym=${line%%=*}
+		want=$line
+		;;
+	"# CONFIG_"*" is not set")
+		sym=${line#\# }
+		sym=${sym%% *}
+		want=$line
+		;;
+	*) continue ;;
+	esac
+	got=$(grep -E "^$sym=|^# $sym is not set" "$out/.config" || true)
+	if [ "$want" = "# $sym is not set" ] && [ -z "$got" ]; then
+		continue # not set and not even visible: fine
+	fi
+	if [ "$got" != "$want" ]; then
+		log "kernel: config: asked '$want', got '${got:-<absent>}'"
+		bad=$((bad + 1))
+	fi
+done <"$frag"
+[ "$bad" -eq 0 ] || die "kernel: $bad config symbol(s) not as asked; fix $frag (see $out/.config)"
+
+# --- build ------------------------------------------------------------------
+jobs=$(nproc 2>/dev/null || echo 2)
+start=$(date +%s)
+# make itself in the background (not a subshell), so that $! is make.
+make -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" -j"$jobs" \
+	Image modules >>"$buildlog" 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null; exit 130' INT TERM HUP
+n=0
+while kill -0 "$pid" 2>/dev/null; do
+	sleep 1
+	n=$((n + 1))
+	if [ $((n % 30)) -eq 0 ]; then
+		last=$(grep -E '^  (CC|LD|AR|AS|OBJCOPY|GEN)' "$buildlog" | tail -n 1 | sed 's/^ *//')
+		log "kernel: $(($(date +%s) - start))s ${last:-...}"
+	fi
+done
+rc=0
+wait "$pid" || rc=$?
+trap - INT TERM HUP
+[ "$rc" -eq 0 ] || fail "build failed (make exit $rc)"
+
+[ -f "$out/$image" ] || fail "no $image after the build"
+[ -f "$out/Module.symvers" ] || fail "no Module.symvers after the build"
+grep -q '^CONFIG_MODULES=y' "$out/.config" || fail "CONFIG_MODULES is off"
+secs=$(($(date +%s) - start))
+log "kernel: built in ${secs}s: $out/$image"
+printf 'kernel %s\narch %s\nseconds %s\nimage %s\n' "$kname" "$arch" "$secs" "$image" \
+	>"$stamp"
+printf '%s\n' "$out"

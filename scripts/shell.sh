@@ -1,0 +1,18 @@
+#!/bin/sh
+# Build everything and boot the guest to an interactive shell on the console
+# (debugging). `exit` powers the guest off; Ctrl-A x quits QEMU.
+#
+#   scripts/shell.sh        (OVPOP_OUT, OVPOP_KERNEL as in test.sh)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+work=$(ovpop_workdir)
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+log "shell: build in $work"
+image="" dtb="" initrd=""
+ovpop_prepare "$work"
+exec "$here/qemu.sh" "$image" "$dtb" "$initrd" shell
