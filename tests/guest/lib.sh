@@ -1,0 +1,296 @@
+# shellcheck shell=sh
+# Helpers for the in-guest tests and the demo: overlays through configfs,
+# devices by device-tree node, state snapshots. Sourced after ktap.sh (for
+# expect_kmsg).
+#
+#   ov_apply_dtbo NAME [FILE]  apply FILE (default /ovpop/overlays/NAME.dtbo)
+#                              as configfs item NAME; 0 iff status "applied"
+#   ov_apply_path NAME FILE    the same through "path" (FILE relative to
+#                              /lib/firmware); 0 iff the write succeeded and
+#                              status is "applied"
+#   ov_status NAME             the item's status, "missing" without the item
+#   ov_remove NAME...          rmdir the items that exist; 0 iff all went
+#   ov_remove_all              rmdir every item, newest first
+#   dev_of_node BUS PATH       name of the device on BUS whose of_node is the
+#                              node PATH (e.g. /rtc@9010000); 1 if none
+#   dev_of_node_any PATH       "BUS/NAME" of every device on any bus for PATH
+#   dev_path BUS NAME          the device's real sysfs directory
+#   driver_of BUS NAME         name of the driver bound to the device, or ""
+#   dt_has PATH                the node PATH is in the live tree
+#   wait_until SECONDS CMD...  run CMD every 0.1 s until it succeeds
+#   ov_snapshot                state to compare before/after, on stdout
+#   ov_snapshot_diff FILE      0 iff the state equals FILE, else prints the
+#                              differences on one line
+
+OVPOP_DIR=${OVPOP_DIR:-/ovpop}
+OV_CFS=/sys/kernel/config/device-tree/overlays
+OV_DT=/sys/firmware/devicetree/base
+OV_TMP=${TMPDIR:-/tmp}
+
+# Applying an overlay with labels adds them to the base tree's /__symbols__,
+# which the kernel reports with "WARNING: memory leak will occur if overlay
+# removed" (drivers/of/overlay.c). Expected, so announce it to the host.
+ov__expect_symbols() {
+	if grep -q __symbols__ "$1" 2>/dev/null; then
+		expect_kmsg 'OF: overlay: WARNING: memory leak will occur if overlay removed, property: /__symbols__/'
+	fi
+}
+
+ov_status() {
+	if [ -d "$OV_CFS/$1" ]; then
+		cat "$OV_CFS/$1/status" 2>/dev/null || echo unreadable
+	else
+		echo missing
+	fi
+}
+
+ov_apply_dtbo() {
+	ov__file=${2:-$OVPOP_DIR/overlays/$1.dtbo}
+	if [ ! -r "$ov__file" ]; then
+		echo "ov_apply_dtbo: $ov__file: no such file" >&2
+		return 1
+	fi
+	mkdir "$OV_CFS/$1" || return 1
+	ov__expect_symbols "$ov__file"
+	# The blob is applied when the writer closes; errors show in status.
+	cat "$ov__file" >"$OV_CFS/$1/dtbo" || return 1
+	[ "$(ov_status "$1")" = applied ]
+}
+
+ov_apply_path() {
+	mkdir "$OV_CFS/$1" || return 1
+	ov__expect_symbols "/lib/firmware/$2"
+	echo "$2" >"$OV_CFS/$1/path" || return 1
+	[ "$(ov_status "$1")" = applied ]
+}
+
+ov_remove() {
+	ov__rc=0
+	for ov__n in "$@"; do
+		if [ -d "$OV_CFS/$ov__n" ]; then
+			rmdir "$OV_CFS/$ov__n" || ov__rc=1
+		fi
+	done
+	return $ov__rc
+}
+
+# Newest first: only the topmost of overlapping overlays can be removed.
+ov_remove_all() {
+	# shellcheck disable=SC2045 # names are ours, ls -t orders by age
+	for ov__n in $(ls -t "$OV_CFS" 2>/dev/null); do
+		rmdir "$OV_CFS/$ov__n" 2>/dev/null
+	done
+	[ -z "$(ls "$OV_CFS" 2>/dev/null)" ]
+}
+
+dt_has() {
+	[ -d "$OV_DT$1" ]
+}
+
+# The of_node link is matched textually after .../devicetree/base, so a
+# device whose node is gone (a leak) is still found.
+dev_of_node() {
+	for ov__d in /sys/bus/"$1"/devices/*; do
+		[ -L "$ov__d/of_node" ] || continue
+		ov__t=$(readlink "$ov__d/of_node")
+		if [ "${ov__t#*/firmware/devicetree/base}" = "$2" ]; then
+			echo "${ov__d##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+dev_of_node_any() {
+	ov__found=1
+	for ov__b in /sys/bus/*; do
+		ov__b=${ov__b##*/}
+		for ov__d in /sys/bus/"$ov__b"/devices/*; do
+			[ -L "$ov__d/of_node" ] || continue
+			ov__t=$(readlink "$ov__d/of_node")
+			if [ "${ov__t#*/firmware/devicetree/base}" = "$1" ]; then
+				echo "$ov__b/${ov__d##*/}"
+				ov__found=0
+			fi
+		done
+	done
+	return $ov__found
+}
+
+dev_path() {
+	readlink -f "/sys/bus/$1/devices/$2"
+}
+
+driver_of() {
+	if [ -n "$2" ] && [ -L "/sys/bus/$1/devices/$2/driver" ]; then
+		ov__t=$(readlink "/sys/bus/$1/devices/$2/driver")
+		echo "${ov__t##*/}"
+	fi
+}
+
+# The ovpop_report line of a device bound to ovpop_testdrv, or "".
+ov_report() {
+	cat "/sys/bus/$1/devices/$2/ovpop_report" 2>/dev/null
+}
+
+wait_until() {
+	ov__tries=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		[ "$ov__tries" -gt 0 ] || return 1
+		ov__tries=$((ov__tries - 1))
+		sleep 0.1
+	done
+	return 0
+}
+
+ov__class() {
+	for ov__c in /sys/class/"$1"/*; do
+		[ -e "$ov__c" ] || continue
+		ov__t=$(readlink -f "$ov__c")
+		echo "class $1 ${ov__c##*/} ${ov__t#/sys/devices/}"
+	done
+}
+
+# Everything a scenario may create or leave behind: devices on the
+# platform and AMBA buses with their drivers, class devices the overlays
+# create, configfs items and the live device tree (nodes and properties).
+#
+# A device whose sysfs directory went with its parent's shows as a dangling
+# link. One such device is expected and left out: the first RTC with wakeup
+# that registers is held forever by kernel/time/alarmtimer.c, and the
+# "alarmtimer.N.auto" platform device it creates below that RTC stays
+# registered after the RTC is removed (mainline behaviour, see
+# ov_alarmtimer_pinned).
+ov_snapshot() {
+	for ov__b in platform amba; do
+		for ov__d in /sys/bus/"$ov__b"/devices/*; do
+			if [ -e "$ov__d" ]; then
+				echo "dev $ov__b ${ov__d##*/} driver=$(driver_of "$ov__b" "${ov__d##*/}")"
+			elif [ -L "$ov__d" ]; then
+				case ${ov__d##*/} in
+				alarmtimer.*) ;;
+				*) echo "dev $ov__b ${ov__d##*/} dangling" ;;
+				esac
+			fi
+		done
+	done
+	for ov__c in leds rtc regulator gpio; do
+		ov__class "$ov__c"
+	done
+	for ov__i in "$OV_CFS"/*; do
+		[ -e "$ov__i" ] && echo "configfs ${ov__i##*/}"
+	done
+	find /proc/device-tree/ | sort
+}
+
+# The dangling alarmtimer device that the first removed RTC leaves behind,
+# or "" (see ov_snapshot).
+ov_alarmtimer_pinned() {
+	for ov__d in /sys/bus/platform/devices/alarmtimer.*; do
+		if [ -L "$ov__d" ] && [ ! -e "$ov__d" ]; then
+			echo "${ov__d##*/}"
+		fi
+	done
+}
+
+ov_snapshot_diff() {
+	ov__now="$OV_TMP/ovpop-snap.$$"
+	ov_snapshot >"$ov__now"
+	if cmp -s "$1" "$ov__now"; then
+		rm -f "$ov__now"
+		return 0
+	fi
+	diff "$1" "$ov__now" | grep '^[-+][^-+]' | head -n 8 | tr '\n' ' '
+	rm -f "$ov__now"
+	return 1
+}
+
+# ---- Checks for the test scripts (need ktap.sh) ----
+#
+#   check_bound CASE BUS PATH DRIVER  the node has a device on BUS bound to
+#                                     DRIVER (waits up to 3 s); sets $OV_DEV
+#   check_gone CASE PATH              no device on any bus has the node
+#   check_dt CASE PATH yes|no         the node is (not) in the live tree
+#   check_report CASE BUS DEV ERE     the device's ovpop_report matches ERE
+#   check_under CASE CHILD PARENT     sysfs dir CHILD is below dir PARENT
+#   check_snapshot CASE FILE          the state equals the snapshot FILE
+
+ov__bound() {
+	ov__bd=$(dev_of_node "$1" "$2") &&
+		[ "$(driver_of "$1" "$ov__bd")" = "$3" ]
+}
+
+check_bound() {
+	OV_DEV=
+	if wait_until 3 ov__bound "$2" "$3" "$4"; then
+		OV_DEV=$(dev_of_node "$2" "$3")
+		ktap_ok "$1"
+		return 0
+	fi
+	if OV_DEV=$(dev_of_node "$2" "$3"); then
+		ktap_fail "$1" "$2 device $OV_DEV of $3 bound to '$(driver_of "$2" "$OV_DEV")', not $4"
+	else
+		ktap_fail "$1" "no $2 device for $3; devices: $(dev_of_node_any "$3")"
+	fi
+	return 1
+}
+
+ov__gone() {
+	! dev_of_node_any "$1" >/dev/null
+}
+
+check_gone() {
+	if wait_until 3 ov__gone "$2"; then
+		ktap_ok "$1"
+		return 0
+	fi
+	ktap_fail "$1" "still has device(s): $(dev_of_node_any "$2")"
+	return 1
+}
+
+check_dt() {
+	if dt_has "$2"; then
+		ov__has=yes
+	else
+		ov__has=no
+	fi
+	if [ "$ov__has" = "$3" ]; then
+		ktap_ok "$1"
+		return 0
+	fi
+	ktap_fail "$1" "node $2 in live tree: $ov__has"
+	return 1
+}
+
+check_report() {
+	if [ -z "$3" ]; then
+		ktap_fail "$1" "no device"
+		return 1
+	fi
+	ktap_match "$1" "$4" "$(ov_report "$2" "$3")"
+}
+
+check_under() {
+	if [ -z "$2" ] || [ -z "$3" ]; then
+		ktap_fail "$1" "no sysfs directory: '$2' '$3'"
+		return 1
+	fi
+	case $2 in
+	"$3"/?*)
+		ktap_ok "$1"
+		return 0
+		;;
+	esac
+	ktap_fail "$1" "'$2' is not below '$3'"
+	return 1
+}
+
+check_snapshot() {
+	if ov__d=$(ov_snapshot_diff "$2"); then
+		ktap_ok "$1"
+		return 0
+	fi
+	ktap_fail "$1" "state differs: $ov__d"
+	return 1
+}

@@ -1,0 +1,116 @@
+#!/bin/sh
+# Runs the in-guest tests and prints the top level of the KTAP output of
+# tests/CONTRACT.md (each script prints its own nested subtest).
+#
+#   run.sh test      load ovpop.ko and the test drivers; run scenario-*.sh,
+#                    iface-*.sh and kunit.sh
+#   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
+#                    only scenario-*.sh (each is expected to fail there)
+#   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
+#
+# Exits 0 iff every script passed.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=ktap.sh
+. "$here/ktap.sh"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+mode=${1:-test}
+tmo=300
+
+case $mode in
+test)
+	params=
+	scripts="$here/scenario-*.sh $here/iface-*.sh $here/kunit.sh"
+	;;
+control)
+	params=populate=0
+	scripts="$here/scenario-*.sh"
+	;;
+demo)
+	params=
+	scripts=
+	;;
+*)
+	echo "usage: run.sh test|control|demo" >&2
+	exit 2
+	;;
+esac
+
+# Load the modules; a failure shows as the "setup" subtest (counted as
+# one of the scripts).
+setup() {
+	ktap_begin setup
+	# shellcheck disable=SC2086 # params is empty or one word
+	ktap_check insmod_ovpop insmod "$OVPOP_DIR/ovpop.ko" $params
+	ktap_check insmod_ovpop_testdrv insmod "$OVPOP_DIR/modules/ovpop_testdrv.ko"
+	ktap_check configfs_overlays [ -d "$OV_CFS" ]
+	ktap_end
+}
+
+if [ "$mode" = demo ]; then
+	echo "KTAP version 1"
+	echo "1..2"
+	if (setup); then
+		echo "ok 1 setup"
+	else
+		echo "not ok 1 setup"
+	fi
+	sh "$here/demo.sh"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		echo "ok 2 demo"
+	else
+		echo "not ok 2 demo # exit status $rc"
+	fi
+	exit "$rc"
+fi
+
+list=
+n=1
+for s in $scripts; do
+	[ -f "$s" ] || continue
+	list="$list $s"
+	n=$((n + 1))
+done
+
+echo "KTAP version 1"
+echo "1..$n"
+rc=0
+errf=$OV_TMP/ovpop-run.stderr
+
+if (setup) 2>"$errf"; then
+	echo "ok 1 setup"
+else
+	echo "not ok 1 setup"
+	rc=1
+fi
+sed 's/^/# setup: /' "$errf"
+
+i=1
+for s in $list; do
+	i=$((i + 1))
+	name=${s##*/}
+	name=${name%.sh}
+	timeout "$tmo" sh "$s" 2>"$errf"
+	src=$?
+	if [ "$src" -eq 0 ]; then
+		echo "ok $i $name"
+	else
+		echo "not ok $i $name"
+		rc=1
+	fi
+	sed "s/^/# $name: /" "$errf"
+	if [ "$src" -gt 1 ]; then
+		echo "# $name: exit status $src (a timeout after ${tmo}s kills it)"
+	fi
+	# A script must leave no overlay applied; clean up for the next one.
+	for left in "$OV_CFS"/*; do
+		[ -e "$left" ] || continue
+		echo "# $name: left configfs item ${left##*/} behind"
+		ov_remove_all
+		break
+	done
+done
+rm -f "$errf"
+exit "$rc"
