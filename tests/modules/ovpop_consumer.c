@@ -63,8 +63,8 @@ static int __init ovpop_consumer_init(void)
 
 	ret = ovpop_populate(np, NULL, ovpop_consumer_auxdata, NULL);
 	if (ret) {
+		/* nothing is left populated on failure */
 		pr_err("%pOF: ovpop_populate() failed: %d\n", np, ret);
-		ovpop_depopulate(np);
 		of_node_put(np);
 		return ret;
 	}
