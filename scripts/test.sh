@@ -14,7 +14,8 @@
 #   `OVPOP-EXPECT: <ERE>` in /dev/kmsg (the ERE allows matching lines that
 #   come after it); each scenario-* script fails at least one check in the
 #   control boot ("control: <script> fails against the kernel alone"). The
-#   control boot's own leaves are not counted.
+#   control boot's own leaves are not counted;
+# - the static checks of scripts/check.sh pass.
 # The last stdout line is "N passed, N failed[, N skipped]"; the exit status
 # is non-zero if anything failed.
 #
@@ -275,7 +276,15 @@ for mode in $modes; do
 	check_dmesg control
 done
 
-log "test: logs in $work (results.txt, <mode>.console, <mode>.dmesg)"
+# --- static checks ------------------------------------------------------------
+name="static checks: checkpatch --strict, W=1 and sparse build, shellcheck"
+if "$here/check.sh" "$kdir" >"$work/check.log" 2>&1; then
+	case_pass "$name"
+else
+	case_fail "$name" "$(tail -n 30 "$work/check.log")"
+fi
+
+log "test: logs in $work (results.txt, <mode>.console, <mode>.dmesg, check.log)"
 summary="$passed passed, $failed failed"
 [ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
 printf '%s\n' "$summary"
