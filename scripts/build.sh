@@ -62,9 +62,12 @@ nmod=0
 # modules.order lists what this build made (stale .ko files are ignored).
 while IFS= read -r o; do
 	[ -n "$o" ] || continue
+	# 6.12 writes absolute .o paths for M= builds, 6.1 absolute .ko paths
+	o=${o%.o}
+	o=${o%.ko}
 	case $o in
-	/*) ko=${o%.o}.ko ;; # 6.12 writes absolute paths for M= builds
-	*) ko="$moddir/${o%.o}.ko" ;;
+	/*) ko=$o.ko ;;
+	*) ko="$moddir/$o.ko" ;;
 	esac
 	[ -f "$ko" ] || die "build: $ko (from modules.order) missing"
 	case ${ko##*/} in
