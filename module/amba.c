@@ -57,18 +57,14 @@ struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
 		goto err_put;
 	}
 
-	/*
-	 * Set the node only now: the release drops the reference that
-	 * amba_device_add() takes, so a device that never reached it must
-	 * not carry one.
-	 */
+	/* Only now: a device that never reaches amba_device_add() has none */
 	ovpop_compat_amba_set_node(&adev->dev, np);
 	if (bus_id) {
 		ret = dev_set_name(&adev->dev, "%s", bus_id);
 		if (ret)
 			goto err_put_node;
 	} else {
-		of_device_make_bus_id(&adev->dev);
+		ovpop_compat_make_bus_id(&adev->dev);
 	}
 
 	ovpop_compat_clear_not_device(np);
@@ -81,7 +77,7 @@ struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
 	return &adev->dev;
 
 err_put_node:
-	device_set_node(&adev->dev, NULL);
+	ovpop_compat_amba_clear_node(&adev->dev);
 err_put:
 	amba_device_put(adev);
 	return ERR_PTR(ret);

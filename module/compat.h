@@ -13,8 +13,8 @@
 #include <linux/of_device.h>
 #include <linux/version.h>
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
-#error "ovpop: kernels before 6.7 are not supported yet (of_device_make_bus_id is static there)"
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "ovpop: needs Linux 6.1 or later"
 #endif
 
 /*
@@ -43,18 +43,77 @@ static inline void ovpop_compat_clear_not_device(struct device_node *np)
 static inline int ovpop_compat_overlay_apply(const void *fdt, u32 size,
 					     int *ovcs_id)
 {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
 	return of_overlay_fdt_apply(fdt, size, ovcs_id, NULL);
+#else
+	return of_overlay_fdt_apply(fdt, size, ovcs_id);
+#endif
 }
 
 /*
- * AMBA devices: since 6.7 amba_device_add() takes the node reference itself
- * and amba_device_release() drops it, so the node is set without a get.
+ * AMBA devices and their node: since 6.7 amba_device_add() takes the node
+ * reference and amba_device_release() drops it; before, the creator took it
+ * and the release dropped it. Set the node just before amba_device_add(),
+ * and clear it again if the device never gets there.
  */
 static inline void ovpop_compat_amba_set_node(struct device *dev,
 					      struct device_node *np)
 {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
 	device_set_node(dev, of_fwnode_handle(np));
+#else
+	device_set_node(dev, of_fwnode_handle(of_node_get(np)));
+#endif
 }
+
+static inline void ovpop_compat_amba_clear_node(struct device *dev)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+	of_node_put(dev->of_node);
+#endif
+	device_set_node(dev, NULL);
+}
+
+/*
+ * of_device_make_bus_id(): exported since 6.7; before, a copy of the
+ * kernel's static one names AMBA devices the way the kernel does.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#define ovpop_compat_make_bus_id of_device_make_bus_id
+#else
+#include <linux/of_address.h>
+
+static inline void ovpop_compat_make_bus_id(struct device *dev)
+{
+	struct device_node *node = dev->of_node;
+	const __be32 *reg;
+	u64 addr;
+	u32 mask;
+
+	/* Use parent nodes if necessary to make the name unique */
+	while (node->parent) {
+		/* A translatable address is unique enough: it goes first */
+		reg = of_get_property(node, "reg", NULL);
+		addr = reg ? of_translate_address(node, reg) : OF_BAD_ADDR;
+		if (addr != OF_BAD_ADDR) {
+			if (!of_property_read_u32(node, "mask", &mask))
+				dev_set_name(dev, dev_name(dev) ?
+					     "%llx.%x.%pOFn:%s" : "%llx.%x.%pOFn",
+					     addr, ffs(mask) - 1, node,
+					     dev_name(dev));
+			else
+				dev_set_name(dev, dev_name(dev) ?
+					     "%llx.%pOFn:%s" : "%llx.%pOFn",
+					     addr, node, dev_name(dev));
+			return;
+		}
+		/* format arguments only used if dev_name() resolves to NULL */
+		dev_set_name(dev, dev_name(dev) ? "%s:%s" : "%s",
+			     kbasename(node->full_name), dev_name(dev));
+		node = node->parent;
+	}
+}
+#endif
 
 /*
  * configfs: ct_item_ops and ct_group_ops point to const operations since

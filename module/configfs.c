@@ -128,7 +128,9 @@ static int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 		return ret;
 	}
 
-	it->dtbo = kvmemdup(blob, size, GFP_KERNEL);
+	it->dtbo = kvmalloc(size, GFP_KERNEL);
+	if (it->dtbo)
+		memcpy(it->dtbo, blob, size);
 	it->dtbo_size = it->dtbo ? size : 0;
 	it->ovcs_id = id;
 	pr_info("%s: applied\n", name);
