@@ -210,6 +210,8 @@ ov_snapshot_diff() {
 #
 #   check_bound CASE BUS PATH DRIVER  the node has a device on BUS bound to
 #                                     DRIVER (waits up to 3 s); sets $OV_DEV
+#   check_device CASE BUS PATH        the node has a device on BUS; sets
+#                                     OV_DIR to its sysfs directory
 #   check_gone CASE PATH              no device on any bus has the node
 #   check_dt CASE PATH yes|no         the node is (not) in the live tree
 #   check_report CASE BUS DEV ERE     the device's ovpop_report matches ERE
@@ -269,6 +271,18 @@ check_report() {
 		return 1
 	fi
 	ktap_match "$1" "$4" "$(ov_report "$2" "$3")"
+}
+
+# shellcheck disable=SC2034 # OV_DIR is read by the test scripts
+check_device() {
+	OV_DIR=
+	if ov__d=$(dev_of_node "$2" "$3"); then
+		OV_DIR=$(dev_path "$2" "$ov__d")
+		ktap_ok "$1"
+		return 0
+	fi
+	ktap_fail "$1" "no $2 device for $3"
+	return 1
 }
 
 check_under() {

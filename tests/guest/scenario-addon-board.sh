@@ -45,13 +45,8 @@ ov_snapshot >"$snap"
 
 ktap_check apply ov_apply_dtbo addon-board
 
-busdir=
-if busdev=$(dev_of_node platform "$bus"); then
-	ktap_ok bus_device
-	busdir=$(dev_path platform "$busdev")
-else
-	ktap_fail bus_device "no platform device for $bus"
-fi
+check_device bus_device platform "$bus"
+busdir=$OV_DIR
 
 check_bound pl061_amba_device amba "$gpio" pl061_gpio
 gpiodev=$OV_DEV

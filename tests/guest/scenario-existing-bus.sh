@@ -25,13 +25,8 @@ ktap_at_exit cleanup
 ov_snapshot >"$snap"
 
 ktap_check apply_bus ov_apply_dtbo existing-bus
-busdir=
-if busdev=$(dev_of_node platform "$bus"); then
-	ktap_ok bus_device
-	busdir=$(dev_path platform "$busdev")
-else
-	ktap_fail bus_device "no platform device for $bus"
-fi
+check_device bus_device platform "$bus"
+busdir=$OV_DIR
 check_bound first_child platform "$bus/test@0" ovpop-test-platform
 
 ktap_check apply_children ov_apply_dtbo existing-bus-children
