@@ -37,15 +37,22 @@ static inline void ovpop_compat_clear_not_device(struct device_node *np)
 }
 
 /*
- * of_overlay_fdt_apply(): 6.6 added the target_base argument (the node an
- * overlay's fragments are relative to).
+ * of_overlay_fdt_apply(): 6.6 added the target_base argument, the node that
+ * fragments' target-path properties are relative to. Before, an apply with
+ * a base is refused.
  */
+#define OVPOP_HAVE_TARGET_BASE \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0))
+
 static inline int ovpop_compat_overlay_apply(const void *fdt, u32 size,
-					     int *ovcs_id)
+					     int *ovcs_id,
+					     struct device_node *base)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
-	return of_overlay_fdt_apply(fdt, size, ovcs_id, NULL);
+#if OVPOP_HAVE_TARGET_BASE
+	return of_overlay_fdt_apply(fdt, size, ovcs_id, base);
 #else
+	if (base)
+		return -EOPNOTSUPP;
 	return of_overlay_fdt_apply(fdt, size, ovcs_id);
 #endif
 }

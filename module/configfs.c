@@ -11,6 +11,9 @@
  *		close() returns); trailing bytes after fdt_totalsize() are
  *		ignored; reads back the applied blob
  *	status	"applied" or "unapplied"
+ *	target	optional path of the node that the overlay's target-path
+ *		properties are relative to (Linux 6.6 and later), written
+ *		before the overlay
  *
  * rmdir removes the overlay. An apply whose devices cannot all be created is
  * removed again, so an overlay is either applied whole or not at all.
@@ -35,8 +38,9 @@
 /**
  * struct ovpop_item - one overlay directory
  * @item: the configfs item
- * @lock: protects @path, @dtbo, @dtbo_size and @ovcs_id
+ * @lock: protects @path, @target, @dtbo, @dtbo_size and @ovcs_id
  * @path: the firmware name it was applied from, or NULL
+ * @target: path of the target base node, or NULL
  * @dtbo: copy of the applied blob (from either attribute), or NULL
  * @dtbo_size: its size
  * @ovcs_id: the overlay changeset id while applied, 0 otherwise
@@ -46,6 +50,7 @@ struct ovpop_item {
 	struct config_item item;
 	struct mutex lock;	/* see above; taken before ovpop_registry_lock */
 	char *path;
+	char *target;
 	void *dtbo;
 	size_t dtbo_size;
 	int ovcs_id;
@@ -100,6 +105,7 @@ static void ovpop_retry_parked(void)
 static int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 {
 	const char *name = config_item_name(&it->item);
+	struct device_node *base = NULL;
 	int ret, rm, id = 0;
 	ssize_t size;
 
@@ -108,9 +114,16 @@ static int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 		pr_err("%s: not a flattened device tree blob\n", name);
 		return size;
 	}
+	if (it->target) {
+		base = of_find_node_by_path(it->target);
+		if (!base) {
+			pr_err("%s: target %s: no such node\n", name, it->target);
+			return -ENODEV;
+		}
+	}
 
 	mutex_lock(&ovpop_registry_lock);
-	ret = ovpop_compat_overlay_apply(blob, size, &id);
+	ret = ovpop_compat_overlay_apply(blob, size, &id, base);
 	if (ret && id) {
 		/*
 		 * The kernel leaves a failed apply registered, partly applied;
@@ -122,6 +135,7 @@ static int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 			       rm);
 	}
 	mutex_unlock(&ovpop_registry_lock);
+	of_node_put(base);
 
 	if (ret) {
 		pr_err("%s: apply failed: %d\n", name, ret);
@@ -159,6 +173,19 @@ static int ovpop_check_write(struct ovpop_item *it)
 		return -EPERM;
 	}
 	return 0;
+}
+
+/* A copy of a written value without surrounding white space (echo's \n) */
+static char *ovpop_strdup_trim(const char *page, size_t count)
+{
+	char *buf, *s;
+
+	buf = kstrndup(page, count, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	s = strim(buf);
+	memmove(buf, s, strlen(s) + 1);
+	return buf;
 }
 
 /* A firmware-relative name: no absolute path, no ".." component */
@@ -215,10 +242,9 @@ static ssize_t ovpop_item_path_store(struct config_item *item,
 	char *name;
 	int ret;
 
-	name = kstrndup(page, count, GFP_KERNEL);
+	name = ovpop_strdup_trim(page, count);
 	if (!name)
 		return -ENOMEM;
-	strim(name);
 
 	mutex_lock(&it->lock);
 	ret = ovpop_check_write(it);
@@ -231,6 +257,66 @@ static ssize_t ovpop_item_path_store(struct config_item *item,
 	mutex_unlock(&it->lock);
 
 	kfree(name);
+	return ret ?: count;
+}
+
+static ssize_t ovpop_item_target_show(struct config_item *item, char *page)
+{
+	struct ovpop_item *it = to_ovpop_item(item);
+	ssize_t len;
+
+	mutex_lock(&it->lock);
+	len = sysfs_emit(page, "%s\n", it->target ?: "");
+	mutex_unlock(&it->lock);
+	return len;
+}
+
+/* Checks a target path; "" clears it */
+static int ovpop_target_ok(struct ovpop_item *it, const char *target)
+{
+	const char *name = config_item_name(&it->item);
+	struct device_node *np;
+
+	if (!*target)
+		return 0;
+	if (!OVPOP_HAVE_TARGET_BASE) {
+		pr_err("%s: a target base needs Linux 6.6 or later\n", name);
+		return -EOPNOTSUPP;
+	}
+	np = *target == '/' ? of_find_node_by_path(target) : NULL;
+	if (!np) {
+		pr_err("%s: target %s: no such node\n", name, target);
+		return -ENODEV;
+	}
+	of_node_put(np);
+	return 0;
+}
+
+static ssize_t ovpop_item_target_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	struct ovpop_item *it = to_ovpop_item(item);
+	char *target;
+	int ret;
+
+	target = ovpop_strdup_trim(page, count);
+	if (!target)
+		return -ENOMEM;
+
+	mutex_lock(&it->lock);
+	ret = ovpop_check_write(it);
+	if (!ret)
+		ret = ovpop_target_ok(it, target);
+	if (!ret) {
+		swap(it->target, target);
+		if (!*it->target) {
+			kfree(it->target);
+			it->target = NULL;
+		}
+	}
+	mutex_unlock(&it->lock);
+
+	kfree(target);
 	return ret ?: count;
 }
 
@@ -280,11 +366,13 @@ static ssize_t ovpop_item_dtbo_write(struct config_item *item,
 
 CONFIGFS_ATTR(ovpop_item_, path);
 CONFIGFS_ATTR_RO(ovpop_item_, status);
+CONFIGFS_ATTR(ovpop_item_, target);
 CONFIGFS_BIN_ATTR(ovpop_item_, dtbo, NULL, OVPOP_DTBO_MAX);
 
 static struct configfs_attribute *ovpop_item_attrs[] = {
 	&ovpop_item_attr_path,
 	&ovpop_item_attr_status,
+	&ovpop_item_attr_target,
 	NULL,
 };
 
@@ -298,6 +386,7 @@ static void ovpop_item_release(struct config_item *item)
 	struct ovpop_item *it = to_ovpop_item(item);
 
 	kfree(it->path);
+	kfree(it->target);
 	kvfree(it->dtbo);
 	mutex_destroy(&it->lock);
 	kfree(it);

@@ -56,7 +56,7 @@ static int kunit_try_apply(struct kunit *test, u8 *begin, u8 *end, int *id)
 	int ret;
 
 	*id = 0;
-	ret = ovpop_compat_overlay_apply(begin, end - begin, id);
+	ret = ovpop_compat_overlay_apply(begin, end - begin, id, NULL);
 	if (*id)
 		kunit_track(test, *id);
 	return ret;
