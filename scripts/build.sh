@@ -7,8 +7,10 @@
 #
 # KDIR is what scripts/kernel.sh prints. STAGE is emptied and rebuilt (it must
 # be new, empty, or a previous stage). Besides the guest files it holds
-# /ovpop/virt-arm64.dtb, the base tree QEMU boots with (-dtb).
+# /ovpop/virt-ARCH.dtb (dts/virt-ARCH.dts), the base tree QEMU boots with.
 #
+# OVPOP_ARCH: the guest's arch, arm64 (default) or arm (lib.sh); KDIR must
+# be a kernel of that arch.
 # OVPOP_MODULE_DIR: the directory built with M= (default: the repository).
 set -eu
 
@@ -21,12 +23,16 @@ kdir=$1
 stage=$2
 repo=$(dirname "$here")
 moddir=${OVPOP_MODULE_DIR:-$repo}
-arch=arm64
-cross=aarch64-linux-gnu-
-busybox="$OVPOP_CACHE/busybox-arm64/bin/busybox"
+ovpop_arch
+arch=$OVPOP_ARCH
+cross=$ovpop_cross
+busybox=$ovpop_busybox
+base=$ovpop_base
 
 [ -f "$kdir/Module.symvers" ] || die "build: $kdir is not a built kernel (no Module.symvers); run scripts/kernel.sh"
-[ -x "$busybox" ] || die "build: no arm64 busybox at $busybox; run scripts/deps.sh"
+grep -q "^$ovpop_kconfig=y" "$kdir/.config" ||
+	die "build: $kdir is not an $arch kernel (no $ovpop_kconfig=y; OVPOP_ARCH=$arch)"
+[ -x "$busybox" ] || die "build: no $ovpop_debarch busybox at $busybox; run scripts/deps.sh $arch"
 [ -f "$moddir/Kbuild" ] || [ -f "$moddir/Makefile" ] || die "build: no Kbuild or Makefile in $moddir"
 
 # --- stage directory ----------------------------------------------------------
@@ -88,12 +94,12 @@ dtc_one() {
 }
 
 install -d -m 0755 "$stage/ovpop/overlays/broken" "$stage/lib/firmware/ovpop"
-dtc_one "$repo/dts/virt-arm64.dts" "$stage/ovpop/virt-arm64.dtb" "$tmp/dtc.log" || {
+dtc_one "$repo/dts/$base.dts" "$stage/ovpop/$base.dtb" "$tmp/dtc.log" || {
 	cat "$tmp/dtc.log" >&2
-	die "build: dts/virt-arm64.dts does not compile"
+	die "build: dts/$base.dts does not compile"
 }
 for l in gic apb_pclk uart0; do
-	fdtget "$stage/ovpop/virt-arm64.dtb" /__symbols__ "$l" >/dev/null 2>&1 ||
+	fdtget "$stage/ovpop/$base.dtb" /__symbols__ "$l" >/dev/null 2>&1 ||
 		die "build: label $l missing from the base tree's __symbols__"
 done
 

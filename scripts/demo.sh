@@ -2,7 +2,8 @@
 # Build everything and boot the guest in mode `demo`, showing its console.
 # Exits with the guest's status.
 #
-#   scripts/demo.sh         (OVPOP_OUT, OVPOP_TIMEOUT, OVPOP_KERNEL as in test.sh)
+#   scripts/demo.sh         (OVPOP_OUT, OVPOP_TIMEOUT, OVPOP_KERNEL as in test.sh;
+#                            OVPOP_ARCH: arm64, default, or arm)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)

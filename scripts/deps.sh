@@ -1,38 +1,62 @@
 #!/bin/sh
 # Install everything the rig needs on a Debian 12 host and fetch the guest's
-# arm64 busybox into the cache. Idempotent; needs root only when something
-# is missing.
+# busybox into the cache. Idempotent; needs root only when something is
+# missing.
+#
+#   scripts/deps.sh [ARCH...]       default: $OVPOP_ARCH, default arm64
+#
+# For each ARCH (lib.sh's ovpop_arch: arm64, arm): its cross toolchain, and
+# its Debian busybox-static, downloaded (never installed) into the cache.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
+[ $# -gt 0 ] || set -- "${OVPOP_ARCH:-arm64}"
+
 pkgs="build-essential bc bison flex libssl-dev libelf-dev cpio kmod xz-utils
 rsync perl python3 sparse shellcheck busybox-static device-tree-compiler
-qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
-linux-source-6.12"
+qemu-system-arm linux-source-6.1 linux-source-6.12"
+debarchs=""
+for a in "$@"; do
+	ovpop_arch "$a"
+	pkgs="$pkgs $ovpop_pkgs"
+	case " $debarchs " in
+	*" $ovpop_debarch "*) ;;
+	*) debarchs="$debarchs $ovpop_debarch" ;;
+	esac
+done
 
 missing=""
 for p in $pkgs; do
+	case " $missing " in
+	*" $p "*) continue ;;
+	esac
 	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
+nobb=""
+for d in $debarchs; do
+	[ -x "$OVPOP_CACHE/busybox-$d/bin/busybox" ] || nobb="$nobb $d"
+done
 
-bbdir="$OVPOP_CACHE/busybox-arm64"
-if [ -z "$missing" ] && [ -x "$bbdir/bin/busybox" ]; then
+if [ -z "$missing" ] && [ -z "$nobb" ]; then
 	exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
-	die "deps: missing:$missing; run as root (apt-get needs it)"
+	die "deps: missing:$missing${nobb:+ (busybox for:$nobb)}; run as root (apt-get needs it)"
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-# The guest's busybox is an arm64 package: add the architecture so apt can
-# download it, but never install it (it would replace the host's /bin/busybox).
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-	dpkg --add-architecture arm64
-fi
+# The guest's busybox is a package of the guest's architecture: add that
+# architecture so apt can download it, but never install it (it would
+# replace the host's /bin/busybox).
+for d in $nobb; do
+	if ! dpkg --print-foreign-architectures | grep -qx "$d"; then
+		dpkg --add-architecture "$d"
+	fi
+done
 log "deps: apt-get update"
 apt-get update -q >/dev/null
 if [ -n "$missing" ]; then
@@ -40,13 +64,15 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086 # the package list is split on purpose
 	apt-get install -y -q --no-install-recommends $missing >/dev/null
 fi
-if [ ! -x "$bbdir/bin/busybox" ]; then
+for d in $nobb; do
+	bbdir="$OVPOP_CACHE/busybox-$d"
 	tmp=$(mktemp -d)
-	(cd "$tmp" && apt-get download -q busybox-static:arm64 >/dev/null)
+	chmod 755 "$tmp" # apt's _apt user downloads into it
+	(cd "$tmp" && apt-get download -q "busybox-static:$d" >/dev/null)
 	rm -rf "$bbdir"
 	mkdir -p "$bbdir/bin"
-	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/x"
+	dpkg-deb -x "$tmp"/busybox-static_*_"$d".deb "$tmp/x"
 	cp "$tmp/x/bin/busybox" "$bbdir/bin/busybox"
 	rm -rf "$tmp"
-	log "deps: arm64 busybox in $bbdir"
-fi
+	log "deps: $d busybox in $bbdir"
+done

@@ -4,6 +4,8 @@
 # the kernel adds /dev/console from its built-in initramfs.
 #
 #   scripts/initramfs.sh STAGE OUT
+#
+# OVPOP_ARCH (arm64, default, or arm): the stage must have been built for it.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,6 +17,9 @@ stage=$1
 out=$2
 [ -f "$stage/.ovpop-stage" ] || die "initramfs: $stage is not a stage (scripts/build.sh makes one)"
 [ -x "$stage/init" ] || die "initramfs: $stage/init missing or not executable"
+ovpop_arch
+[ -f "$stage/ovpop/$ovpop_base.dtb" ] ||
+	die "initramfs: $stage was not built for $OVPOP_ARCH (no ovpop/$ovpop_base.dtb); set OVPOP_ARCH"
 
 # GNU cpio (--owner); by path, so that busybox sh does not pick its applet.
 cpio=$(ovpop_path_tool cpio) || die "initramfs: cpio missing (scripts/deps.sh)"

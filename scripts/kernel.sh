@@ -3,7 +3,10 @@
 #
 #   scripts/kernel.sh [VERSION] [ARCH]      defaults: 6.12 arm64
 #
-# Unpacks /usr/src/linux-source-VERSION.tar.xz once into $OVPOP_CACHE/src/,
+# ARCH: arm64 or arm (ovpop_arch in lib.sh), from the argument, not from
+# OVPOP_ARCH.
+# Unpacks the source tarball (scripts/kernel-source.sh: Debian's
+# linux-source-VERSION) once into $OVPOP_CACHE/src/,
 # configures allnoconfig + scripts/configs/ARCH-virt.config, checks every
 # symbol of the fragment, and builds out of tree into
 # $OVPOP_CACHE/kernels/VERSION-ARCH-HASH/ (HASH covers the fragment, the base
@@ -17,21 +20,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 version=${1:-6.12}
-arch=${2:-arm64}
 base=allnoconfig
 
-case $arch in
-arm64)
-	cross=aarch64-linux-gnu-
-	image=arch/arm64/boot/Image
-	;;
-*) die "kernel: unsupported arch '$arch' (only arm64)" ;;
-esac
+ovpop_arch "${2:-arm64}" # arm64 or arm (lib.sh)
+arch=$OVPOP_ARCH
+cross=$ovpop_cross
+image=$ovpop_image
 
 frag="$here/configs/$arch-virt.config"
-tarball="/usr/src/linux-source-$version.tar.xz"
 [ -f "$frag" ] || die "kernel: no config fragment $frag"
-[ -f "$tarball" ] || die "kernel: $tarball missing (apt-get install linux-source-$version)"
+tarball=$("$here/kernel-source.sh" "$version" | tail -n 1)
+[ -f "$tarball" ] || die "kernel: no source tarball for $version"
 command -v "${cross}gcc" >/dev/null || die "kernel: ${cross}gcc missing (run scripts/deps.sh)"
 
 mkdir -p "$OVPOP_CACHE/src" "$OVPOP_CACHE/kernels"
@@ -151,7 +150,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
 # make itself in the background (not a subshell), so that $! is make.
 make -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" -j"$jobs" \
-	Image modules >>"$buildlog" 2>&1 &
+	"$ovpop_image_target" modules >>"$buildlog" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; exit 130' INT TERM HUP
 n=0

@@ -15,24 +15,70 @@ die() {
 	exit 1
 }
 
-# The QEMU machine the guest runs on. gen-base-dts.sh dumps the DT of exactly
-# this machine and qemu.sh boots it: change them together (regenerate dts/).
-# No NIC: the tests need none, and QEMU's default one wants efi-virtio.rom.
-OVPOP_QEMU_MACHINE=virt
-OVPOP_QEMU_OPTS="-cpu cortex-a57 -smp 2 -m 512 -nic none"
+# ovpop_arch [ARCH]: everything that depends on the guest's architecture, in
+# one place. ARCH (default $OVPOP_ARCH, default arm64) is the kernel's ARCH=
+# name: arm64, or arm (32-bit, armhf userspace; "armhf" is accepted for it).
+# Sets and exports OVPOP_ARCH (normalised), and sets:
+#   ovpop_cross          CROSS_COMPILE prefix
+#   ovpop_pkgs           Debian packages of that cross toolchain
+#   ovpop_kconfig        the .config symbol a kernel of this arch has
+#   ovpop_image_target   the make target of the boot image
+#   ovpop_image          the boot image, relative to the kernel build dir
+#   ovpop_debarch        Debian architecture of the guest's busybox
+#   ovpop_busybox        where deps.sh keeps that busybox
+#   ovpop_base           the base tree: dts/$ovpop_base.dts -> stage dtb
+#   ovpop_qemu           the QEMU binary
+#   OVPOP_QEMU_MACHINE, OVPOP_QEMU_OPTS   the machine it boots
+# gen-base-dts.sh dumps the DT of exactly the machine qemu.sh boots: change
+# the QEMU lines and regenerate dts/ together. No NIC: the tests need none,
+# and QEMU's default one wants efi-virtio.rom. Both machines have the same
+# memory map and GIC interrupts, so overlays/ serves both.
+ovpop_arch() {
+	OVPOP_ARCH=${1:-${OVPOP_ARCH:-arm64}}
+	case $OVPOP_ARCH in
+	arm64)
+		ovpop_cross=aarch64-linux-gnu-
+		ovpop_pkgs="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu"
+		ovpop_kconfig=CONFIG_ARM64
+		ovpop_image_target=Image
+		ovpop_debarch=arm64
+		ovpop_qemu=qemu-system-aarch64
+		OVPOP_QEMU_OPTS="-cpu cortex-a57 -smp 2 -m 512 -nic none"
+		;;
+	arm | armhf)
+		OVPOP_ARCH=arm
+		ovpop_cross=arm-linux-gnueabihf-
+		ovpop_pkgs="gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf"
+		ovpop_kconfig=CONFIG_ARM
+		ovpop_image_target=zImage
+		ovpop_debarch=armhf
+		ovpop_qemu=qemu-system-arm
+		OVPOP_QEMU_OPTS="-cpu cortex-a15 -smp 2 -m 512 -nic none"
+		;;
+	*) die "unsupported arch '$OVPOP_ARCH' (OVPOP_ARCH: arm64 or arm)" ;;
+	esac
+	export OVPOP_ARCH
+	OVPOP_QEMU_MACHINE=virt
+	ovpop_image=arch/$OVPOP_ARCH/boot/$ovpop_image_target
+	ovpop_busybox=$OVPOP_CACHE/busybox-$ovpop_debarch/bin/busybox
+	ovpop_base=virt-$OVPOP_ARCH
+}
 
-# ovpop_prepare WORK: what test.sh, demo.sh and shell.sh do before booting:
-# deps, kernel (OVPOP_KERNEL, default 6.12), modules + overlays + stage in
-# WORK/stage, initramfs WORK/initramfs.gz. Sets kdir, image, dtb, initrd.
+# ovpop_prepare WORK [ARCH [VERSION]]: what test.sh, demo.sh and shell.sh do
+# before booting: deps, kernel (VERSION, default $OVPOP_KERNEL, default
+# 6.12) for ARCH (default $OVPOP_ARCH, default arm64; exported for the
+# qemu.sh that follows), modules + overlays + stage in WORK/stage, initramfs
+# WORK/initramfs.gz. Sets kdir, image, dtb, initrd.
 ovpop_prepare() {
 	_here=$(cd "$(dirname "$0")" && pwd)
-	"$_here/deps.sh" || die "deps.sh failed"
-	kdir=$("$_here/kernel.sh" "${OVPOP_KERNEL:-6.12}" arm64 | tail -n 1)
+	ovpop_arch "${2:-}"
+	"$_here/deps.sh" "$OVPOP_ARCH" || die "deps.sh failed"
+	kdir=$("$_here/kernel.sh" "${3:-${OVPOP_KERNEL:-6.12}}" "$OVPOP_ARCH" | tail -n 1)
 	[ -d "$kdir" ] || die "kernel.sh failed"
 	"$_here/build.sh" "$kdir" "$1/stage" || die "build.sh failed"
 	"$_here/initramfs.sh" "$1/stage" "$1/initramfs.gz" || die "initramfs.sh failed"
-	image="$kdir/arch/arm64/boot/Image"
-	dtb="$1/stage/ovpop/virt-arm64.dtb"
+	image="$kdir/$ovpop_image"
+	dtb="$1/stage/ovpop/$ovpop_base.dtb"
 	initrd="$1/initramfs.gz"
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Boot the guest once in QEMU arm64 "virt" and pass its result back.
+# Boot the guest once in QEMU "virt" and pass its result back.
 #
 #   scripts/qemu.sh IMAGE DTB INITRD MODE [LOG]
 #
@@ -10,6 +10,8 @@
 # without that marker, or after a kernel panic, it is non-zero with a message
 # (124: timeout, 125: no marker, 126: panic).
 # OVPOP_APPEND: extra kernel command line arguments.
+# OVPOP_ARCH (arm64, default, or arm) picks the QEMU binary and machine
+# (lib.sh); IMAGE, DTB and INITRD must be of that arch (ovpop_prepare).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,11 +25,13 @@ initrd=$3
 mode=$4
 log=${5:-}
 timeout=${OVPOP_TIMEOUT:-600}
+ovpop_arch
+qemu=$ovpop_qemu
 
 for f in "$image" "$dtb" "$initrd"; do
 	[ -f "$f" ] || die "qemu: $f missing"
 done
-command -v qemu-system-aarch64 >/dev/null || die "qemu: qemu-system-aarch64 missing (scripts/deps.sh)"
+command -v "$qemu" >/dev/null || die "qemu: $qemu missing (scripts/deps.sh)"
 case $timeout in
 '' | *[!0-9]*) die "qemu: OVPOP_TIMEOUT must be a number of seconds" ;;
 esac
@@ -37,7 +41,7 @@ append="console=ttyAMA0 quiet loglevel=3 panic=-1 ovpop_mode=$mode${OVPOP_APPEND
 if [ "$mode" = shell ]; then
 	log "qemu: interactive shell; Ctrl-A x quits QEMU, 'exit' powers the guest off"
 	# shellcheck disable=SC2086 # OVPOP_QEMU_OPTS is a list of options
-	exec qemu-system-aarch64 -M "$OVPOP_QEMU_MACHINE" $OVPOP_QEMU_OPTS \
+	exec "$qemu" -M "$OVPOP_QEMU_MACHINE" $OVPOP_QEMU_OPTS \
 		-nographic -no-reboot \
 		-kernel "$image" -dtb "$dtb" -initrd "$initrd" -append "$append"
 fi
@@ -53,7 +57,7 @@ start=$(date +%s)
 {
 	rc=0
 	# shellcheck disable=SC2086
-	timeout -k 10 "$timeout" qemu-system-aarch64 -M "$OVPOP_QEMU_MACHINE" \
+	timeout -k 10 "$timeout" "$qemu" -M "$OVPOP_QEMU_MACHINE" \
 		$OVPOP_QEMU_OPTS -nographic -no-reboot \
 		-kernel "$image" -dtb "$dtb" -initrd "$initrd" -append "$append" \
 		</dev/null 2>&1 || rc=$?

@@ -2,7 +2,8 @@
 # Build everything and boot the guest to an interactive shell on the console
 # (debugging). `exit` powers the guest off; Ctrl-A x quits QEMU.
 #
-#   scripts/shell.sh        (OVPOP_OUT, OVPOP_KERNEL as in test.sh)
+#   scripts/shell.sh        (OVPOP_OUT, OVPOP_KERNEL as in test.sh;
+#                            OVPOP_ARCH: arm64, default, or arm)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
