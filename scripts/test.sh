@@ -1,0 +1,84 @@
+#!/bin/sh
+# The test suite (make test, .ci/run): the style checks (scripts/check.sh
+# style) once, then scripts/test-pair.sh for every kernel/architecture pair
+# of the matrix; a result line for each, and the totals as the last line,
+# "N passed, N failed". Exits non-zero on any failure.
+#
+#   scripts/test.sh                              every pair
+#   OVPOP_MATRIX="6.12/arm64" scripts/test.sh    a subset, for quick work
+#
+# OVPOP_MATRIX is a list of VERSION/ARCH. Without it, OVPOP_KERNEL and
+# OVPOP_ARCH, if set, name one pair. Other variables as in test-pair.sh.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+all="6.1/arm64 6.12/arm64 7.3/arm64 6.12/arm"
+if [ -n "${OVPOP_MATRIX:-}" ]; then
+	matrix=$OVPOP_MATRIX
+elif [ -n "${OVPOP_KERNEL:-}${OVPOP_ARCH:-}" ]; then
+	matrix="${OVPOP_KERNEL:-6.12}/${OVPOP_ARCH:-arm64}"
+else
+	matrix=$all
+fi
+
+work=$(ovpop_workdir)
+mkdir -p "$work" || die "test: cannot create $work"
+work=$(cd "$work" && pwd)
+
+passed=0
+failed=0
+skipped=0
+results=""
+
+# Once for all pairs: checkpatch and shellcheck do not depend on the kernel
+"$here/deps.sh" || die "test: deps.sh failed"
+start=$(date +%s)
+if "$here/check.sh" style >"$work/style.log" 2>&1; then
+	passed=1
+	printf 'ok   style: checkpatch --strict, shellcheck\n'
+	results="style: 1 passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
+"
+else
+	failed=1
+	printf 'FAIL style: checkpatch --strict, shellcheck\n'
+	sed 's/^/     /' "$work/style.log"
+	results="style: 0 passed, 1 failed, 0 skipped
+"
+fi
+for pair in $matrix; do
+	version=${pair%/*}
+	arch=${pair#*/}
+	out="$work/$version-$arch"
+	log "test: ===== $pair ====="
+	start=$(date +%s)
+	OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_OUT=$out \
+		"$here/test-pair.sh" | tee "$out.log"
+	last=$(tail -n 1 "$out.log")
+	# "N passed, N failed[, N skipped]"; anything else: the run broke
+	# shellcheck disable=SC2086 # split into words on purpose
+	set -- $last
+	if [ $# -ge 4 ] && [ "$2" = passed, ] && [ "${4%,}" = failed ]; then
+		p=$1 f=$3 s=0
+		[ $# -ge 6 ] && s=$5
+	else
+		p=0 f=1 s=0
+		log "test: $pair ended without a result line"
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	line="$pair: $p passed, $f failed, $s skipped ($(($(date +%s) - start)) s)"
+	results="$results$line
+"
+done
+
+printf '\n'
+printf '%s' "$results" | sed 's/^/result /'
+log "test: logs in $work"
+summary="$passed passed, $failed failed"
+[ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
+printf '%s\n' "$summary"
+[ "$failed" -eq 0 ]
