@@ -224,51 +224,71 @@ static int ovpop_apply_path(struct ovpop_item *it, const char *name)
 	return ret;
 }
 
-static ssize_t ovpop_item_path_show(struct config_item *item, char *page)
+/* Shows a string attribute of the item, "" for none */
+static ssize_t ovpop_show_string(struct ovpop_item *it, char *page,
+				 char **field)
 {
-	struct ovpop_item *it = to_ovpop_item(item);
 	ssize_t len;
 
 	mutex_lock(&it->lock);
-	len = sysfs_emit(page, "%s\n", it->path ?: "");
+	len = sysfs_emit(page, "%s\n", *field ?: "");
 	mutex_unlock(&it->lock);
 	return len;
+}
+
+/*
+ * Stores a written string attribute: trimmed, on an unapplied item, after
+ * @act accepted it (and did what it does); "" stores none.
+ */
+static ssize_t ovpop_store_string(struct ovpop_item *it, const char *page,
+				  size_t count, char **field,
+				  int (*act)(struct ovpop_item *, const char *))
+{
+	char *value;
+	int ret;
+
+	value = ovpop_strdup_trim(page, count);
+	if (!value)
+		return -ENOMEM;
+
+	mutex_lock(&it->lock);
+	ret = ovpop_check_write(it);
+	if (!ret)
+		ret = act(it, value);
+	if (!ret) {
+		swap(*field, value);
+		if (!**field) {
+			kfree(*field);
+			*field = NULL;
+		}
+	}
+	mutex_unlock(&it->lock);
+
+	kfree(value);
+	return ret ?: count;
+}
+
+static ssize_t ovpop_item_path_show(struct config_item *item, char *page)
+{
+	struct ovpop_item *it = to_ovpop_item(item);
+
+	return ovpop_show_string(it, page, &it->path);
 }
 
 static ssize_t ovpop_item_path_store(struct config_item *item,
 				     const char *page, size_t count)
 {
 	struct ovpop_item *it = to_ovpop_item(item);
-	char *name;
-	int ret;
 
-	name = ovpop_strdup_trim(page, count);
-	if (!name)
-		return -ENOMEM;
-
-	mutex_lock(&it->lock);
-	ret = ovpop_check_write(it);
-	if (!ret)
-		ret = ovpop_apply_path(it, name);
-	if (!ret) {
-		it->path = name;
-		name = NULL;
-	}
-	mutex_unlock(&it->lock);
-
-	kfree(name);
-	return ret ?: count;
+	return ovpop_store_string(it, page, count, &it->path,
+				  ovpop_apply_path);
 }
 
 static ssize_t ovpop_item_target_show(struct config_item *item, char *page)
 {
 	struct ovpop_item *it = to_ovpop_item(item);
-	ssize_t len;
 
-	mutex_lock(&it->lock);
-	len = sysfs_emit(page, "%s\n", it->target ?: "");
-	mutex_unlock(&it->lock);
-	return len;
+	return ovpop_show_string(it, page, &it->target);
 }
 
 /* Checks a target path; "" clears it */
@@ -296,28 +316,9 @@ static ssize_t ovpop_item_target_store(struct config_item *item,
 				       const char *page, size_t count)
 {
 	struct ovpop_item *it = to_ovpop_item(item);
-	char *target;
-	int ret;
 
-	target = ovpop_strdup_trim(page, count);
-	if (!target)
-		return -ENOMEM;
-
-	mutex_lock(&it->lock);
-	ret = ovpop_check_write(it);
-	if (!ret)
-		ret = ovpop_target_ok(it, target);
-	if (!ret) {
-		swap(it->target, target);
-		if (!*it->target) {
-			kfree(it->target);
-			it->target = NULL;
-		}
-	}
-	mutex_unlock(&it->lock);
-
-	kfree(target);
-	return ret ?: count;
+	return ovpop_store_string(it, page, count, &it->target,
+				  ovpop_target_ok);
 }
 
 static ssize_t ovpop_item_status_show(struct config_item *item, char *page)
