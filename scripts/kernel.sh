@@ -35,8 +35,9 @@ command -v "${cross}gcc" >/dev/null || die "kernel: ${cross}gcc missing (run scr
 
 mkdir -p "$OVPOP_CACHE/src" "$OVPOP_CACHE/kernels"
 
-# One build at a time per cache (others wait, then find it cached).
-lock="$OVPOP_CACHE/kernels/.lock"
+# One unpack and build at a time per version (others of that version wait,
+# then find it cached); other versions go on.
+lock="$OVPOP_CACHE/kernels/.lock-$version"
 exec 9>"$lock"
 if ! flock -n 9; then
 	log "kernel: another build holds $lock; waiting"
