@@ -82,13 +82,12 @@ ovpop_prepare() {
 	initrd="$1/initramfs.gz"
 }
 
-# ovpop_workdir: OVPOP_OUT, or a new $OVPOP_CACHE/runs/<timestamp>/.
+# ovpop_workdir: creates OVPOP_OUT, or a new $OVPOP_CACHE/runs/<timestamp>/,
+# and prints its absolute path; fails if it cannot.
 ovpop_workdir() {
-	if [ -n "${OVPOP_OUT:-}" ]; then
-		printf '%s\n' "$OVPOP_OUT"
-	else
-		printf '%s\n' "$OVPOP_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$"
-	fi
+	_w=${OVPOP_OUT:-$OVPOP_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$}
+	mkdir -p "$_w" || die "cannot create $_w"
+	(cd "$_w" && pwd)
 }
 
 # ovpop_path_tool NAME: absolute path of NAME in PATH. Calling a tool by its

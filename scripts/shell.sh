@@ -10,9 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-work=$(ovpop_workdir)
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+work=$(ovpop_workdir) || exit 1
 log "shell: build in $work"
 image="" dtb="" initrd=""
 ovpop_prepare "$work"

@@ -24,9 +24,7 @@ else
 	matrix=$all
 fi
 
-work=$(ovpop_workdir)
-mkdir -p "$work" || die "test: cannot create $work"
-work=$(cd "$work" && pwd)
+work=$(ovpop_workdir) || exit 1
 
 passed=0
 failed=0
