@@ -16,6 +16,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 mode=${1:-test}
+# lib.sh: the control boot does not wait once a script has failed
+OV_MODE=$mode
+export OV_MODE
 tmo=300
 
 case $mode in
