@@ -14,9 +14,15 @@
  *	target	optional path of the node that the overlay's target-path
  *		properties are relative to (Linux 6.6 and later), written
  *		before the overlay
+ *	error	the last error of the item: "<errno>: <message>", empty after
+ *		a successful apply; the only place a dtbo error can be read
  *
  * rmdir removes the overlay. An apply whose devices cannot all be created is
- * removed again, so an overlay is either applied whole or not at all.
+ * removed again, so an overlay is either applied whole or not at all. The
+ * rmdir of an overlay that the kernel cannot remove, because an overlay
+ * applied after it covers its nodes, fails with EBUSY (stack.c).
+ * Writes need CAP_SYS_ADMIN and are refused while the kernel is locked
+ * down; blobs larger than the max_size parameter are refused.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,7 +31,9 @@
 #include <linux/firmware.h>
 #include <linux/libfdt.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/of.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -33,60 +41,115 @@
 #include "compat.h"
 #include "internal.h"
 
-#define OVPOP_DTBO_MAX	SZ_1M
+/* What configfs buffers for a dtbo write at most; max_size is checked below */
+#define OVPOP_DTBO_LIMIT	SZ_16M
+
+static unsigned int max_size = SZ_1M;
+module_param(max_size, uint, 0644);
+MODULE_PARM_DESC(max_size, "Largest overlay blob accepted, in bytes (default 1 MiB; dtbo writes stop at 16 MiB)");
 
 /**
  * struct ovpop_item - one overlay directory
  * @item: the configfs item
- * @lock: protects @path, @target, @dtbo, @dtbo_size and @ovcs_id
+ * @lock: protects @path, @target, @error, @dtbo, @dtbo_size and @ovcs_id
  * @path: the firmware name it was applied from, or NULL
  * @target: path of the target base node, or NULL
+ * @error: the last error, or NULL
  * @dtbo: copy of the applied blob (from either attribute), or NULL
  * @dtbo_size: its size
  * @ovcs_id: the overlay changeset id while applied, 0 otherwise
- * @parked: entry in ovpop_parked after a refused removal
+ * @layer: its place in the stack of applied overlays (ovpop_stack_lock)
+ * @parked: entry in ovpop_parked after a refused removal (ovpop_stack_lock)
  */
 struct ovpop_item {
 	struct config_item item;
-	struct mutex lock;	/* see above; taken before ovpop_registry_lock */
+	struct mutex lock;	/* see above; taken before ovpop_stack_lock */
 	char *path;
 	char *target;
+	char *error;
 	void *dtbo;
 	size_t dtbo_size;
 	int ovcs_id;
+	struct ovpop_layer layer;
 	struct list_head parked;
 };
 
 /*
- * ovpop_registry_lock serialises every apply and removal made through
- * configfs and protects ovpop_parked: overlays whose directory was
- * removed while the kernel refused to remove them (an overlay applied later
- * overlaps them). They stay applied and are removed as soon as that is
- * allowed. Lock order: an item's lock -> ovpop_registry_lock -> the OF
- * overlay mutex -> ovpop_lock.
+ * Overlays whose directory was removed although the kernel refused to remove
+ * them: only if an overlay applied outside this loader covers them, since
+ * the stack pins the others. They stay applied and are removed as soon as
+ * that is allowed. Protected by ovpop_stack_lock.
  */
-static DEFINE_MUTEX(ovpop_registry_lock);
 static LIST_HEAD(ovpop_parked);
+static struct configfs_subsystem ovpop_subsys;
 
 static struct ovpop_item *to_ovpop_item(struct config_item *item)
 {
 	return container_of(item, struct ovpop_item, item);
 }
 
-/* Checks the header and returns the blob's own size, or a negative errno */
-static ssize_t ovpop_blob_size(const void *blob, size_t count)
+/*
+ * Logs an error of the item and keeps it for the error attribute: returns
+ * @err. Called with the item's lock held.
+ */
+static __printf(3, 4) int ovpop_fail(struct ovpop_item *it, int err,
+				     const char *fmt, ...)
 {
-	size_t size;
+	va_list args;
+	char *msg;
 
+	lockdep_assert_held(&it->lock);
+	va_start(args, fmt);
+	msg = kvasprintf(GFP_KERNEL, fmt, args);
+	va_end(args);
+	pr_err("%s: %s: %d\n", config_item_name(&it->item), msg ?: "error",
+	       err);
+	kfree(it->error);
+	it->error = kasprintf(GFP_KERNEL, "%pe: %s", ERR_PTR(err),
+			      msg ?: "error");
+	kfree(msg);
+	return err;
+}
+
+/* Checks the blob (blob.c) and returns its own size, or a negative errno */
+static ssize_t ovpop_blob_size(struct ovpop_item *it, const void *blob,
+			       size_t count)
+{
+	char msg[96];
+	size_t size;
+	int ret;
+
+	if (count > max_size)
+		return ovpop_fail(it, -EFBIG, "%zu bytes, more than max_size %u",
+				  count, max_size);
 	if (count < sizeof(struct fdt_header) || fdt_magic(blob) != FDT_MAGIC)
-		return -EINVAL;
+		return ovpop_fail(it, -EINVAL, "not a flattened device tree blob (%zu bytes)",
+				  count);
 	size = fdt_totalsize(blob);
 	if (size < sizeof(struct fdt_header) || size > count)
-		return -EINVAL;
+		return ovpop_fail(it, -EINVAL, "header size %zu, but %zu bytes written",
+				  size, count);
+	ret = ovpop_blob_check(blob, size, msg, sizeof(msg));
+	if (ret)
+		return ovpop_fail(it, ret, "malformed blob: %s",
+				  ret == -EINVAL ? msg : "out of memory");
 	return size;
 }
 
-/* Called with ovpop_registry_lock held */
+/* Pins an item (rmdir fails with EBUSY) or unpins it; see stack.c */
+static int ovpop_item_pin(struct ovpop_layer *l, bool pinned)
+{
+	struct ovpop_item *it = container_of(l, struct ovpop_item, layer);
+
+	if (!pinned) {
+		configfs_undepend_item(&it->item);
+		return 0;
+	}
+	/* Called from the callbacks of this subsystem only: the unlocked one */
+	return configfs_depend_item_unlocked(&ovpop_subsys, &it->item);
+}
+
+/* Called with ovpop_stack_lock held */
 static void ovpop_retry_parked(void)
 {
 	struct ovpop_item *it, *tmp;
@@ -97,33 +160,21 @@ static void ovpop_retry_parked(void)
 		if (ret)
 			continue;
 		pr_info("%s: removed (deferred)\n", config_item_name(&it->item));
+		ovpop_layer_pop(&it->layer);
 		list_del(&it->parked);
 		config_item_put(&it->item);
 	}
 }
 
-static int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
+/* Called with ovpop_stack_lock held; returns the apply's error */
+static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
+			      size_t size, struct device_node *base)
 {
-	const char *name = config_item_name(&it->item);
-	struct device_node *base = NULL;
 	int ret, rm, id = 0;
-	ssize_t size;
 
-	size = ovpop_blob_size(blob, count);
-	if (size < 0) {
-		pr_err("%s: not a flattened device tree blob\n", name);
-		return size;
-	}
-	if (it->target) {
-		base = of_find_node_by_path(it->target);
-		if (!base) {
-			pr_err("%s: target %s: no such node\n", name, it->target);
-			return -ENODEV;
-		}
-	}
-
-	mutex_lock(&ovpop_registry_lock);
+	ovpop_layer_record(&it->layer);
 	ret = ovpop_compat_overlay_apply(blob, size, &id, base);
+	ovpop_layer_record_end(&it->layer);
 	if (ret && id) {
 		/*
 		 * The kernel leaves a failed apply registered, partly applied;
@@ -131,23 +182,54 @@ static int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 		 */
 		rm = of_overlay_remove(&id);
 		if (rm && rm != -ENODEV)
-			pr_err("%s: cannot remove the failed apply: %d\n", name,
-			       rm);
+			pr_err("%s: cannot remove the failed apply: %d\n",
+			       config_item_name(&it->item), rm);
 	}
-	mutex_unlock(&ovpop_registry_lock);
-	of_node_put(base);
-
 	if (ret) {
-		pr_err("%s: apply failed: %d\n", name, ret);
+		if (it->layer.err)
+			ovpop_fail(it, ret, "cannot create the device of %s; rolled back",
+				   it->layer.err_node ?: "a node");
+		else
+			ovpop_fail(it, ret, "refused by the kernel (see the OF: lines of its log)");
+		ovpop_layer_clear(&it->layer);
 		return ret;
 	}
+	it->ovcs_id = id;
+	ovpop_layer_push(&it->layer);
+	ovpop_layers_update(ovpop_item_pin);
+	return 0;
+}
+
+static int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
+{
+	struct device_node *base = NULL;
+	ssize_t size;
+	int ret;
+
+	size = ovpop_blob_size(it, blob, count);
+	if (size < 0)
+		return size;
+	if (it->target) {
+		base = of_find_node_by_path(it->target);
+		if (!base)
+			return ovpop_fail(it, -ENODEV, "target %s: no such node",
+					  it->target);
+	}
+
+	mutex_lock(&ovpop_stack_lock);
+	ret = ovpop_apply_locked(it, blob, size, base);
+	mutex_unlock(&ovpop_stack_lock);
+	of_node_put(base);
+	if (ret)
+		return ret;
 
 	it->dtbo = kvmalloc(size, GFP_KERNEL);
 	if (it->dtbo)
 		memcpy(it->dtbo, blob, size);
 	it->dtbo_size = it->dtbo ? size : 0;
-	it->ovcs_id = id;
-	pr_info("%s: applied\n", name);
+	kfree(it->error);
+	it->error = NULL;
+	pr_info("%s: applied\n", config_item_name(&it->item));
 	return 0;
 }
 
@@ -155,11 +237,14 @@ static int ovpop_remove(struct ovpop_item *it)
 {
 	int ret;
 
-	mutex_lock(&ovpop_registry_lock);
+	mutex_lock(&ovpop_stack_lock);
 	ret = of_overlay_remove(&it->ovcs_id);
-	if (!ret)
+	if (!ret) {
+		ovpop_layer_pop(&it->layer);
 		ovpop_retry_parked();
-	mutex_unlock(&ovpop_registry_lock);
+		ovpop_layers_update(ovpop_item_pin);
+	}
+	mutex_unlock(&ovpop_stack_lock);
 	return ret;
 }
 
@@ -167,11 +252,11 @@ static int ovpop_check_write(struct ovpop_item *it)
 {
 	lockdep_assert_held(&it->lock);
 	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	if (it->ovcs_id) {
-		pr_err("%s: already applied\n", config_item_name(&it->item));
-		return -EPERM;
-	}
+		return ovpop_fail(it, -EPERM, "loading overlays needs CAP_SYS_ADMIN");
+	if (security_locked_down(LOCKDOWN_DEVICE_TREE))
+		return ovpop_fail(it, -EPERM, "the kernel is locked down");
+	if (it->ovcs_id)
+		return ovpop_fail(it, -EPERM, "already applied");
 	return 0;
 }
 
@@ -208,17 +293,12 @@ static int ovpop_apply_path(struct ovpop_item *it, const char *name)
 	const struct firmware *fw;
 	int ret;
 
-	if (!ovpop_path_ok(name)) {
-		pr_err("%s: bad firmware name '%s'\n",
-		       config_item_name(&it->item), name);
-		return -EINVAL;
-	}
+	if (!ovpop_path_ok(name))
+		return ovpop_fail(it, -EINVAL, "'%s': not a name under the firmware search path",
+				  name);
 	ret = firmware_request_nowarn(&fw, name, NULL);
-	if (ret) {
-		pr_err("%s: cannot load firmware '%s': %d\n",
-		       config_item_name(&it->item), name, ret);
-		return ret;
-	}
+	if (ret)
+		return ovpop_fail(it, ret, "cannot load firmware '%s'", name);
 	ret = ovpop_apply(it, fw->data, fw->size);
 	release_firmware(fw);
 	return ret;
@@ -294,20 +374,15 @@ static ssize_t ovpop_item_target_show(struct config_item *item, char *page)
 /* Checks a target path; "" clears it */
 static int ovpop_target_ok(struct ovpop_item *it, const char *target)
 {
-	const char *name = config_item_name(&it->item);
 	struct device_node *np;
 
 	if (!*target)
 		return 0;
-	if (!OVPOP_HAVE_TARGET_BASE) {
-		pr_err("%s: a target base needs Linux 6.6 or later\n", name);
-		return -EOPNOTSUPP;
-	}
+	if (!OVPOP_HAVE_TARGET_BASE)
+		return ovpop_fail(it, -EOPNOTSUPP, "a target base needs Linux 6.6 or later");
 	np = *target == '/' ? of_find_node_by_path(target) : NULL;
-	if (!np) {
-		pr_err("%s: target %s: no such node\n", name, target);
-		return -ENODEV;
-	}
+	if (!np)
+		return ovpop_fail(it, -ENODEV, "target %s: no such node", target);
 	of_node_put(np);
 	return 0;
 }
@@ -330,6 +405,13 @@ static ssize_t ovpop_item_status_show(struct config_item *item, char *page)
 	len = sysfs_emit(page, "%s\n", it->ovcs_id ? "applied" : "unapplied");
 	mutex_unlock(&it->lock);
 	return len;
+}
+
+static ssize_t ovpop_item_error_show(struct config_item *item, char *page)
+{
+	struct ovpop_item *it = to_ovpop_item(item);
+
+	return ovpop_show_string(it, page, &it->error);
 }
 
 static ssize_t ovpop_item_dtbo_read(struct config_item *item, void *buf,
@@ -368,12 +450,14 @@ static ssize_t ovpop_item_dtbo_write(struct config_item *item,
 CONFIGFS_ATTR(ovpop_item_, path);
 CONFIGFS_ATTR_RO(ovpop_item_, status);
 CONFIGFS_ATTR(ovpop_item_, target);
-CONFIGFS_BIN_ATTR(ovpop_item_, dtbo, NULL, OVPOP_DTBO_MAX);
+CONFIGFS_ATTR_RO(ovpop_item_, error);
+CONFIGFS_BIN_ATTR(ovpop_item_, dtbo, NULL, OVPOP_DTBO_LIMIT);
 
 static struct configfs_attribute *ovpop_item_attrs[] = {
 	&ovpop_item_attr_path,
 	&ovpop_item_attr_status,
 	&ovpop_item_attr_target,
+	&ovpop_item_attr_error,
 	NULL,
 };
 
@@ -388,6 +472,7 @@ static void ovpop_item_release(struct config_item *item)
 
 	kfree(it->path);
 	kfree(it->target);
+	kfree(it->error);
 	kvfree(it->dtbo);
 	mutex_destroy(&it->lock);
 	kfree(it);
@@ -413,6 +498,7 @@ static struct config_item *ovpop_overlays_make_item(struct config_group *group,
 	if (!it)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&it->lock);
+	INIT_LIST_HEAD(&it->layer.list);
 	INIT_LIST_HEAD(&it->parked);
 	config_item_init_type_name(&it->item, name, &ovpop_item_type);
 	return &it->item;
@@ -433,9 +519,9 @@ static void ovpop_overlays_drop_item(struct config_group *group,
 		/* configfs cannot refuse rmdir here: keep it applied */
 		pr_err("%s: cannot remove: %d; it stays applied and is removed once the overlays applied after it are\n",
 		       config_item_name(item), ret);
-		mutex_lock(&ovpop_registry_lock);
+		mutex_lock(&ovpop_stack_lock);
 		list_add_tail(&it->parked, &ovpop_parked);
-		mutex_unlock(&ovpop_registry_lock);
+		mutex_unlock(&ovpop_stack_lock);
 		return;		/* the parked list keeps the reference */
 	}
 	config_item_put(item);
@@ -491,13 +577,14 @@ void ovpop_configfs_exit(void)
 	configfs_unregister_subsystem(&ovpop_subsys);
 
 	/* Parked overlays: everything applied after them is gone by now */
-	mutex_lock(&ovpop_registry_lock);
+	mutex_lock(&ovpop_stack_lock);
 	ovpop_retry_parked();
 	list_for_each_entry_safe(it, tmp, &ovpop_parked, parked) {
 		pr_err("%s: still cannot remove; left applied\n",
 		       config_item_name(&it->item));
+		ovpop_layer_pop(&it->layer);
 		list_del(&it->parked);
 		config_item_put(&it->item);
 	}
-	mutex_unlock(&ovpop_registry_lock);
+	mutex_unlock(&ovpop_stack_lock);
 }

@@ -62,8 +62,9 @@ struct ovpop_pop {
  * new record under a live parent. It is never held across device_add(),
  * device_del() or a driver's probe/remove, so drivers bound to ovpop's
  * devices may call ovpop_populate() from probe.
- * Lock order: the OF overlay mutex (held by the OF core around reconfig
- * notifications) -> ovpop_lock -> devtree_lock. of_mutex is never taken under
+ * Lock order: a configfs item's lock -> ovpop_stack_lock -> the OF overlay
+ * mutex (held by the OF core around reconfig notifications) -> ovpop_lock ->
+ * devtree_lock. of_mutex is never taken under
  * ovpop_lock and is not held by the core while it notifies.
  */
 extern struct mutex ovpop_lock;
@@ -90,6 +91,40 @@ struct device *ovpop_find_kernel_device(struct device_node *np);
 /* notify.c */
 int ovpop_notify_init(void);
 void ovpop_notify_exit(void);
+
+/**
+ * struct ovpop_layer - an overlay applied through configfs, in the stack
+ * @list: entry in the stack, oldest first; empty while not applied
+ * @paths: full names of the nodes of its changeset entries, as notified
+ * @npaths: number of @paths
+ * @all: the record is incomplete: treat it as covering every node
+ * @pinned: its configfs item is pinned: a later layer covers it
+ * @err: the first device-creation error of the apply being recorded, or 0
+ * @err_node: full name of the node of @err, or NULL
+ */
+struct ovpop_layer {
+	struct list_head list;
+	char **paths;
+	unsigned int npaths;
+	bool all;
+	bool pinned;
+	int err;
+	char *err_node;
+};
+
+/* stack.c: see there for ovpop_stack_lock and its order */
+extern struct mutex ovpop_stack_lock;
+void ovpop_layer_record(struct ovpop_layer *l);
+void ovpop_layer_record_end(struct ovpop_layer *l);
+void ovpop_layer_note(struct device_node *np);
+void ovpop_layer_note_error(struct device_node *np, int err);
+void ovpop_layer_push(struct ovpop_layer *l);
+void ovpop_layer_pop(struct ovpop_layer *l);
+void ovpop_layer_clear(struct ovpop_layer *l);
+void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned));
+
+/* blob.c */
+int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len);
 
 /* configfs.c */
 int ovpop_configfs_init(void);

@@ -30,6 +30,7 @@ static int ovpop_notify_add(struct device_node *np)
 	if (ret < 0) {
 		/* the OF core fails the apply with it; the applier removes it */
 		pr_err("%pOF: cannot create device: %d\n", np, ret);
+		ovpop_layer_note_error(np, ret);
 		return notifier_from_errno(ret);
 	}
 	/* No device by our rules: keep the core from making a wrong one */
@@ -72,6 +73,8 @@ static int ovpop_reconfig_notify(struct notifier_block *nb,
 {
 	struct of_reconfig_data *rd = arg;
 
+	/* every notification is one changeset entry (node or property) */
+	ovpop_layer_note(rd->dn);
 	switch (of_reconfig_get_state_change(action, rd)) {
 	case OF_RECONFIG_CHANGE_ADD:
 		return ovpop_notify_add(rd->dn);

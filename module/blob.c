@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A structural check of an overlay blob before the OF core sees it.
+ *
+ * The core checks the header (fdt_check_header()) and unflattens the
+ * structure block leniently: a missing FDT_END, an unclosed node, an extra
+ * FDT_END_NODE or a property given twice in one node are accepted, and the
+ * overlay is applied from whatever was read. The loader refuses such blobs
+ * with a message that says what is wrong and where, so that a damaged file
+ * never changes the live tree.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/libfdt.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+#define OVPOP_FDT_MAX_DEPTH	64
+
+/* A name in one node: a property or a child node */
+struct ovpop_fdt_name {
+	const char *name;
+	bool node;
+};
+
+/* Names of one node seen so far, checked for duplicates at its end */
+struct ovpop_fdt_frame {
+	struct ovpop_fdt_name *names;
+	unsigned int n, cap;
+};
+
+struct ovpop_fdt_walk {
+	const char *blob;
+	u32 off, end;			/* in the structure block */
+	const char *strings;
+	u32 strings_size;
+	struct ovpop_fdt_frame stack[OVPOP_FDT_MAX_DEPTH];
+	int depth;
+	bool root_done;
+	char *msg;
+	size_t msg_len;
+};
+
+static int ovpop_fdt_cmp(const void *a, const void *b)
+{
+	const struct ovpop_fdt_name *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int ovpop_fdt_add(struct ovpop_fdt_walk *w, const char *name, bool node)
+{
+	struct ovpop_fdt_frame *f = &w->stack[w->depth];
+	struct ovpop_fdt_name *names;
+
+	if (f->n == f->cap) {
+		names = krealloc_array(f->names, f->cap * 2 + 16,
+				       sizeof(*names), GFP_KERNEL);
+		if (!names)
+			return -ENOMEM;
+		f->names = names;
+		f->cap = f->cap * 2 + 16;
+	}
+	f->names[f->n].name = name;
+	f->names[f->n++].node = node;
+	return 0;
+}
+
+/* Ends the innermost node: its names must be unique */
+static int ovpop_fdt_close(struct ovpop_fdt_walk *w)
+{
+	struct ovpop_fdt_frame *f = &w->stack[w->depth];
+	unsigned int i;
+	int ret = 0;
+
+	sort(f->names, f->n, sizeof(*f->names), ovpop_fdt_cmp, NULL);
+	for (i = 1; i < f->n && !ret; i++) {
+		if (!ovpop_fdt_cmp(&f->names[i - 1], &f->names[i])) {
+			snprintf(w->msg, w->msg_len, "%s '%s' given twice in one node",
+				 f->names[i].node ? "child node" : "property",
+				 f->names[i].name);
+			ret = -EINVAL;
+		}
+	}
+	kfree(f->names);
+	memset(f, 0, sizeof(*f));
+	if (--w->depth < 0)
+		w->root_done = true;
+	return ret;
+}
+
+/* A NUL-terminated string at @s of at most @max bytes, or NULL */
+static const char *ovpop_fdt_str(const char *s, u32 max)
+{
+	return max && memchr(s, '\0', max) ? s : NULL;
+}
+
+static int ovpop_fdt_bad(struct ovpop_fdt_walk *w, const char *what)
+{
+	snprintf(w->msg, w->msg_len, "%s at offset %u of the structure block",
+		 what, w->off);
+	return -EINVAL;
+}
+
+/* One token at w->off; returns 1 at FDT_END, 0 to go on, or an error */
+static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
+{
+	const char *p = w->blob + w->off;
+	const char *name;
+	u32 len, nameoff;
+
+	if (w->off > w->end || w->end - w->off < 4)
+		return ovpop_fdt_bad(w, "no FDT_END token");
+	switch (be32_to_cpup((const __be32 *)p)) {
+	case FDT_BEGIN_NODE:
+		if (w->root_done)
+			return ovpop_fdt_bad(w, "a second root node");
+		name = ovpop_fdt_str(p + 4, w->end - w->off - 4);
+		if (!name)
+			return ovpop_fdt_bad(w, "unterminated node name");
+		if (w->depth >= 0 && ovpop_fdt_add(w, name, true))
+			return -ENOMEM;
+		if (++w->depth >= OVPOP_FDT_MAX_DEPTH)
+			return ovpop_fdt_bad(w, "nodes nested too deep");
+		w->off += 4 + ALIGN(strlen(name) + 1, 4);
+		return 0;
+	case FDT_END_NODE:
+		if (w->depth < 0)
+			return ovpop_fdt_bad(w, "FDT_END_NODE without a node");
+		w->off += 4;
+		return ovpop_fdt_close(w);
+	case FDT_PROP:
+		if (w->depth < 0 || w->end - w->off < 12)
+			return ovpop_fdt_bad(w, "property outside a node or cut off");
+		len = be32_to_cpup((const __be32 *)(p + 4));
+		nameoff = be32_to_cpup((const __be32 *)(p + 8));
+		if (len > w->end - w->off - 12)
+			return ovpop_fdt_bad(w, "property value past the block");
+		if (nameoff >= w->strings_size)
+			return ovpop_fdt_bad(w, "property name outside the strings");
+		name = ovpop_fdt_str(w->strings + nameoff,
+				     w->strings_size - nameoff);
+		if (!name)
+			return ovpop_fdt_bad(w, "unterminated property name");
+		if (ovpop_fdt_add(w, name, false))
+			return -ENOMEM;
+		w->off += 12 + ALIGN(len, 4);
+		return 0;
+	case FDT_NOP:
+		w->off += 4;
+		return 0;
+	case FDT_END:
+		if (w->depth >= 0)
+			return ovpop_fdt_bad(w, "FDT_END inside a node");
+		if (w->off + 4 != w->end)
+			return ovpop_fdt_bad(w, "data after FDT_END");
+		return 1;
+	default:
+		return ovpop_fdt_bad(w, "unknown token");
+	}
+}
+
+/**
+ * ovpop_blob_check() - checks the structure of a flattened device tree
+ * @blob: the blob; its magic and totalsize were checked
+ * @size: its size (fdt_totalsize())
+ * @msg: buffer for what is wrong
+ * @msg_len: its size
+ *
+ * Return: 0 if the blob is well formed, -EINVAL with @msg set if not,
+ * -ENOMEM.
+ */
+int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len)
+{
+	struct ovpop_fdt_walk *w;
+	u32 soff, ssize, toff, tsize;
+	int ret;
+
+	if (size < sizeof(struct fdt_header) || fdt_version(blob) < 17 ||
+	    fdt_last_comp_version(blob) > 17) {
+		snprintf(msg, msg_len, "format version %u (back to %u), not 17",
+			 fdt_version(blob), fdt_last_comp_version(blob));
+		return -EINVAL;
+	}
+	if (fdt_off_mem_rsvmap(blob) % 8 || fdt_off_mem_rsvmap(blob) > size ||
+	    fdt_off_mem_rsvmap(blob) < sizeof(struct fdt_header)) {
+		snprintf(msg, msg_len, "memory reservation map outside the blob");
+		return -EINVAL;
+	}
+	soff = fdt_off_dt_struct(blob);
+	ssize = fdt_size_dt_struct(blob);
+	toff = fdt_off_dt_strings(blob);
+	tsize = fdt_size_dt_strings(blob);
+	/* tokens are read as aligned words: configfs and firmware buffers are */
+	if (!IS_ALIGNED((unsigned long)blob, 4) || soff % 4 || soff > size || ssize > size - soff ||
+	    toff > size || tsize > size - toff) {
+		snprintf(msg, msg_len, "structure or strings block outside the blob");
+		return -EINVAL;
+	}
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	w->blob = blob;
+	w->off = soff;
+	w->end = soff + ssize;
+	w->strings = (const char *)blob + toff;
+	w->strings_size = tsize;
+	w->depth = -1;
+	w->msg = msg;
+	w->msg_len = msg_len;
+	do {
+		ret = ovpop_fdt_token(w);
+	} while (!ret);
+	while (w->depth >= 0) {
+		kfree(w->stack[w->depth].names);
+		w->depth--;
+	}
+	kfree(w);
+	return ret < 0 ? ret : 0;
+}
