@@ -13,6 +13,9 @@
  * (a single line; periphid only on the AMBA bus). The in-guest tests read
  * it to check names, resources, interrupts and auxdata platform_data.
  *
+ * A platform node with the property "ovpop,defer-probe" defers its probe
+ * (-EPROBE_DEFER) while the module parameter defer_probe is Y (default).
+ *
  * Everything is device-managed, so neither driver needs a remove callback
  * (which also keeps the module free of the int/void .remove and .remove_new
  * differences between kernel releases).
@@ -23,6 +26,7 @@
 #include <linux/ioport.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
+#include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/sysfs.h>
 
@@ -77,9 +81,18 @@ static int ovpop_test_report(struct device *dev, const char *bus,
 	return 0;
 }
 
+static bool defer_probe = true;
+module_param(defer_probe, bool, 0644);
+MODULE_PARM_DESC(defer_probe, "Nodes with ovpop,defer-probe defer their probe while Y (default)");
+
 static int ovpop_test_platform_probe(struct platform_device *pdev)
 {
 	int irq;
+
+	if (READ_ONCE(defer_probe) &&
+	    of_property_read_bool(pdev->dev.of_node, "ovpop,defer-probe"))
+		return dev_err_probe(&pdev->dev, -EPROBE_DEFER,
+				     "deferred on purpose (defer_probe=Y)\n");
 
 	irq = platform_get_irq_optional(pdev, 0);
 	if (irq < 0 && irq != -ENXIO)

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ovpop-tool: the guest's helper for the bad-input and security tests, built
+ * static for the guest's arch by scripts/build.sh.
+ *
+ *   ovpop-tool corpus SEED DIR MAXSIZE  write malformed variants of the valid
+ *                                       overlay SEED into DIR, one file a case
+ *   ovpop-tool fuzz SEED N RNGSEED      send N mutated copies of SEED through
+ *                                       configfs, one item each; prints counts
+ *   ovpop-tool nocap CMD [ARG...]       run CMD as root without CAP_SYS_ADMIN
+ *
+ * fuzz: each case is written to the dtbo attribute of a new item; a refused
+ * blob must leave status "unapplied" and a message in "error"; an accepted
+ * one (a mutation can be a valid overlay) is removed again. Every rmdir must
+ * succeed. The last line is "fuzz: N cases, A applied, R refused, S silent,
+ * F failed"; the exit status is non-zero if S or F is.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#define CFS "/sys/kernel/config/device-tree/overlays"
+
+/* FDT header fields, big-endian u32 at these offsets */
+enum { H_MAGIC = 0, H_TOTALSIZE = 4, H_OFF_STRUCT = 8, H_OFF_STRINGS = 12,
+	H_OFF_RSVMAP = 16, H_VERSION = 20, H_LAST_COMP = 24, H_SIZE_STRINGS = 32,
+	H_SIZE_STRUCT = 36, H_LEN = 40 };
+enum { T_BEGIN = 1, T_END = 2, T_PROP = 3, T_NOP = 4, T_FDT_END = 9 };
+
+struct blob {
+	unsigned char *d;
+	size_t n;
+};
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static uint32_t get32(const struct blob *b, size_t off)
+{
+	const unsigned char *p = b->d + off;
+
+	if (off + 4 > b->n)
+		return 0;
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static void put32(struct blob *b, size_t off, uint32_t v)
+{
+	if (off + 4 > b->n)
+		return;
+	b->d[off] = v >> 24;
+	b->d[off + 1] = v >> 16;
+	b->d[off + 2] = v >> 8;
+	b->d[off + 3] = v;
+}
+
+static struct blob load(const char *path)
+{
+	struct blob b = { NULL, 0 };
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	b.n = st.st_size;
+	b.d = malloc(b.n + 1);
+	if (!b.d || read(fd, b.d, b.n) != (ssize_t)b.n)
+		die(path);
+	close(fd);
+	return b;
+}
+
+static struct blob copy(const struct blob *s, size_t n)
+{
+	struct blob b = { calloc(1, n ? n : 1), n };
+
+	if (!b.d)
+		die("calloc");
+	memcpy(b.d, s->d, n < s->n ? n : s->n);
+	return b;
+}
+
+/* Offset of the n-th (from 0) token @tok in the structure block, or 0 */
+static size_t find_token(const struct blob *b, uint32_t tok, int nth)
+{
+	size_t off = get32(b, H_OFF_STRUCT), end = off + get32(b, H_SIZE_STRUCT);
+	uint32_t t, len;
+
+	while (off + 4 <= end && off + 4 <= b->n) {
+		t = get32(b, off);
+		if (t == tok && nth-- == 0)
+			return off;
+		off += 4;
+		if (t == T_BEGIN) {
+			while (off < b->n && b->d[off])
+				off++;
+			off = (off + 4) & ~(size_t)3;
+		} else if (t == T_PROP) {
+			len = get32(b, off);
+			off = (off + 8 + len + 3) & ~(size_t)3;
+		}
+	}
+	return 0;
+}
+
+static void save(const char *dir, const char *name, const struct blob *b)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s.dtbo", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || (b->n && write(fd, b->d, b->n) != (ssize_t)b->n))
+		die(path);
+	close(fd);
+	free(b->d);
+}
+
+/* @b (of s->n + len bytes) = @s with its record at @off repeated once */
+static void dup_record(struct blob *b, const struct blob *s, size_t off,
+		       size_t len)
+{
+	memcpy(b->d + off + len, s->d + off, s->n - off);
+	put32(b, H_TOTALSIZE, s->n + len);
+	put32(b, H_SIZE_STRUCT, get32(s, H_SIZE_STRUCT) + len);
+	if (get32(s, H_OFF_STRINGS) > off)
+		put32(b, H_OFF_STRINGS, get32(s, H_OFF_STRINGS) + len);
+}
+
+/* The named cases: what each breaks is in its name */
+static int corpus(const struct blob *s, const char *dir, size_t maxsize)
+{
+	size_t n = s->n, prop = find_token(s, T_PROP, 0);
+	size_t plen = 12 + ((get32(s, prop + 4) + 3) & ~(size_t)3);
+	size_t last_end = 0, off;
+	struct blob b;
+	int i, count = 0;
+
+	for (i = 0; (off = find_token(s, T_END, i)); i++)
+		last_end = off;
+#define CASE(name, len, edit) do { b = copy(s, len); edit; save(dir, name, &b); \
+	count++; } while (0)
+	CASE("empty", 0, (void)0);
+	CASE("one-byte", 1, (void)0);
+	CASE("header-truncated", 20, (void)0);
+	CASE("bad-magic", n, put32(&b, H_MAGIC, 0xd00dfeef));
+	CASE("header-only", H_LEN, put32(&b, H_TOTALSIZE, H_LEN));
+	CASE("totalsize-too-big", n, put32(&b, H_TOTALSIZE, n + 4096));
+	CASE("totalsize-too-small", n, put32(&b, H_TOTALSIZE, H_LEN));
+	CASE("truncated-half", n / 2, (void)0);
+	CASE("truncated-half-resized", n / 2, put32(&b, H_TOTALSIZE, n / 2));
+	CASE("truncated-struct", n - 8, put32(&b, H_TOTALSIZE, n - 8));
+	CASE("version-1", n, put32(&b, H_VERSION, 1));
+	CASE("last-comp-version-99", n, put32(&b, H_LAST_COMP, 99));
+	CASE("struct-offset-past-end", n, put32(&b, H_OFF_STRUCT, n));
+	CASE("strings-offset-past-end", n, put32(&b, H_OFF_STRINGS, n + 64));
+	CASE("rsvmap-offset-past-end", n, put32(&b, H_OFF_RSVMAP, n + 64));
+	CASE("struct-size-huge", n, put32(&b, H_SIZE_STRUCT, 0xfffffff0));
+	CASE("strings-size-huge", n, put32(&b, H_SIZE_STRINGS, 0xfffffff0));
+	CASE("struct-misaligned", n,
+	     put32(&b, H_OFF_STRUCT, get32(s, H_OFF_STRUCT) + 1));
+	CASE("bad-token", n, put32(&b, prop, 0x0badbeef));
+	CASE("prop-len-huge", n, put32(&b, prop + 4, 0x7ffffff0));
+	CASE("prop-nameoff-past-strings", n, put32(&b, prop + 8, 0x00ffffff));
+	CASE("no-end-token", n,
+	     put32(&b, get32(s, H_OFF_STRUCT) + get32(s, H_SIZE_STRUCT) - 4,
+		   T_NOP));
+	CASE("unclosed-node", n, put32(&b, last_end, T_NOP));
+	CASE("extra-end-node", n,
+	     put32(&b, get32(s, H_OFF_STRUCT) + get32(s, H_SIZE_STRUCT) - 4,
+		   T_END));
+	CASE("dup-prop-record", n + plen, dup_record(&b, s, prop, plen));
+	CASE("zeroes", 4096, memset(b.d, 0, b.n));
+	CASE("random", 4096, for (off = 0; off < b.n; off++)
+		b.d[off] = (unsigned char)(off * 2654435761u >> 13));
+	CASE("text", 64, memcpy(b.d, "/dts-v1/;\n/plugin/;\n&{/} { status = \"okay\"; };\n", 48));
+	CASE("oversize", maxsize + 1, put32(&b, H_TOTALSIZE, maxsize + 1));
+#undef CASE
+	printf("corpus: %d cases in %s\n", count, dir);
+	return 0;
+}
+
+static uint64_t rng;
+
+static uint32_t rnd(uint32_t below)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return below ? (uint32_t)(rng >> 32) % below : 0;
+}
+
+static void mutate(struct blob *b)
+{
+	static const uint32_t interesting[] = { 0, 1, 2, 3, 4, 9, 0x7f, 0x80,
+		0xff, 0x7fffffff, 0x80000000, 0xffffffff, 0xd00dfeed, 40, 17, 16 };
+	int k, nmut = 1 + rnd(4);
+	size_t off;
+
+	for (k = 0; k < nmut && b->n; k++) {
+		off = rnd(b->n);
+		switch (rnd(6)) {
+		case 0:
+			b->d[off] ^= 1u << rnd(8);
+			break;
+		case 1:
+			b->d[off] = rnd(256);
+			break;
+		case 2:
+			put32(b, off & ~(size_t)3,
+			      interesting[rnd(sizeof(interesting) / 4)]);
+			break;
+		case 3:	/* a header field */
+			put32(b, 4 * rnd(10), interesting[rnd(16)]);
+			break;
+		case 4:	/* truncate (not to nothing: that is no write at all) */
+			b->n = off ? off : 1;
+			break;
+		default: /* a token */
+			put32(b, off & ~(size_t)3, 1 + rnd(9));
+			break;
+		}
+	}
+}
+
+static int read_attr(const char *item, const char *attr, char *buf, size_t len)
+{
+	char path[256];
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), CFS "/%s/%s", item, attr);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	r = read(fd, buf, len - 1);
+	close(fd);
+	if (r < 0)
+		return -1;
+	buf[r] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* One case: 0 refused with a message, 1 applied and removed, <0 a failure */
+static int fuzz_one(const struct blob *b, const char *item, char *why,
+		    size_t whylen)
+{
+	char path[256], status[64], error[512];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), CFS "/%s", item);
+	if (mkdir(path, 0755)) {
+		snprintf(why, whylen, "mkdir: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), CFS "/%s/dtbo", item);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || (b->n && write(fd, b->d, b->n) != (ssize_t)b->n)) {
+		snprintf(why, whylen, "write: %s", strerror(errno));
+		ret = -1;
+	} else {
+		ret = 0;
+	}
+	if (fd >= 0)
+		close(fd);	/* the apply */
+	if (!ret && (read_attr(item, "status", status, sizeof(status)) ||
+		     read_attr(item, "error", error, sizeof(error)))) {
+		snprintf(why, whylen, "reading the attributes: %s",
+			 strerror(errno));
+		ret = -1;
+	} else if (!ret && !strcmp(status, "applied")) {
+		ret = 1;
+	} else if (!ret && (strcmp(status, "unapplied") || !error[0])) {
+		snprintf(why, whylen, "refused silently: status '%s', error '%s'",
+			 status, error);
+		ret = -2;
+	}
+	snprintf(path, sizeof(path), CFS "/%s", item);
+	if (rmdir(path)) {
+		snprintf(why, whylen, "rmdir: %s", strerror(errno));
+		ret = -1;
+	}
+	return ret;
+}
+
+static int fuzz(const struct blob *s, long n, unsigned long seed)
+{
+	long i, applied = 0, refused = 0, silent = 0, failed = 0;
+	char item[64], why[1024];
+	struct blob b;
+	int r;
+
+	rng = seed ? seed : 1;
+	for (i = 0; i < n; i++) {
+		b = copy(s, s->n);
+		mutate(&b);
+		snprintf(item, sizeof(item), "fuzz-%ld", i);
+		r = fuzz_one(&b, item, why, sizeof(why));
+		if (r == 1) {
+			applied++;
+		} else if (r == 0) {
+			refused++;
+		} else {
+			if (r == -2)
+				silent++;
+			else
+				failed++;
+			if (silent + failed <= 10)
+				printf("fuzz: case %ld (seed %lu): %s\n", i, seed, why);
+		}
+		free(b.d);
+	}
+	printf("fuzz: %ld cases, %ld applied, %ld refused, %ld silent, %ld failed\n",
+	       n, applied, refused, silent, failed);
+	return silent || failed;
+}
+
+static int nocap(char **argv)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	/* Out of the bounding set, so that exec as root does not give it back */
+	if (prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0))
+		die("PR_CAPBSET_DROP");
+	if (syscall(SYS_capget, &h, d))
+		die("capget");
+	d[0].effective &= ~(1u << CAP_SYS_ADMIN);
+	d[0].permitted &= ~(1u << CAP_SYS_ADMIN);
+	d[0].inheritable &= ~(1u << CAP_SYS_ADMIN);
+	if (syscall(SYS_capset, &h, d))
+		die("capset");
+	execvp(argv[0], argv);
+	die(argv[0]);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct blob s;
+
+	if (argc >= 5 && !strcmp(argv[1], "corpus")) {
+		s = load(argv[2]);
+		return corpus(&s, argv[3], strtoul(argv[4], NULL, 0));
+	}
+	if (argc >= 5 && !strcmp(argv[1], "fuzz")) {
+		s = load(argv[2]);
+		return fuzz(&s, strtol(argv[3], NULL, 0),
+			    strtoul(argv[4], NULL, 0));
+	}
+	if (argc >= 3 && !strcmp(argv[1], "nocap"))
+		return nocap(argv + 2);
+	fprintf(stderr, "usage: ovpop-tool corpus SEED DIR MAXSIZE | fuzz SEED N RNGSEED | nocap CMD [ARG...]\n");
+	return 2;
+}
