@@ -156,8 +156,35 @@ for src in "$repo"/overlays/broken/*.dtso; do
 		nbr=$((nbr + 1))
 	fi
 done
+# The kernel's own negative overlays (drivers/of/unittest-data), as they
+# are: against our base their labels do not resolve, which is also an input
+# the loader must refuse cleanly.
+ksrc="$kdir/source"
+[ -d "$ksrc/drivers/of" ] || ksrc=$kdir
+nkb=0
+install -d -m 0755 "$stage/ovpop/overlays/kernel-bad"
+for src in "$ksrc"/drivers/of/unittest-data/overlay_bad_*.dtso; do
+	[ -f "$src" ] || continue
+	name=$(basename "$src" .dtso)
+	if dtc_one "$src" "$stage/ovpop/overlays/kernel-bad/$name.dtbo" "$tmp/dtc.log"; then
+		nkb=$((nkb + 1))
+	else
+		sed "s|^|build: kernel-bad/$name: |" "$tmp/dtc.log" >&2
+		log "build: ERROR: $src does not compile"
+		errors=$((errors + 1))
+	fi
+done
 [ "$errors" -eq 0 ] || die "build: $errors overlay error(s)"
-log "build: base tree, $nov overlay(s), $nbr broken overlay(s)"
+log "build: base tree, $nov overlay(s), $nbr broken overlay(s), $nkb of the kernel's"
+
+# --- guest tools ----------------------------------------------------------------
+install -d -m 0755 "$stage/ovpop/bin"
+"${cross}gcc" -static -O2 -Wall -Wextra -Werror \
+	-o "$stage/ovpop/bin/ovpop-tool" "$repo/tests/tools/ovpop-tool.c" \
+	>"$tmp/tool.log" 2>&1 || {
+	cat "$tmp/tool.log" >&2
+	die "build: tests/tools/ovpop-tool.c does not build (${cross}gcc, static)"
+}
 
 # --- guest filesystem -------------------------------------------------------------
 for d in bin sbin usr/bin usr/sbin dev proc sys tmp run root etc; do

@@ -1,15 +1,16 @@
 #!/bin/sh
 # Build (or find in the cache) the guest kernel.
 #
-#   scripts/kernel.sh [VERSION] [ARCH]      defaults: 6.12 arm64
+#   scripts/kernel.sh [VERSION] [ARCH] [VARIANT]   defaults: 6.12 arm64
 #
 # ARCH: arm64 or arm (ovpop_arch in lib.sh), from the argument, not from
-# OVPOP_ARCH.
+# OVPOP_ARCH. VARIANT (e.g. debug) merges scripts/configs/ARCH-VARIANT.config
+# on top of the arch's fragment.
 # Unpacks the source tarball (scripts/kernel-source.sh: Debian's
 # linux-source-VERSION) once into $OVPOP_CACHE/src/,
 # configures allnoconfig + scripts/configs/ARCH-virt.config, checks every
 # symbol of the fragment, and builds out of tree into
-# $OVPOP_CACHE/kernels/VERSION-ARCH-HASH/ (HASH covers the fragment, the base
+# $OVPOP_CACHE/kernels/VERSION-ARCH[-VARIANT]-HASH/ (HASH covers the fragments, the base
 # config, the kernel source and the toolchain). That directory is what
 # out-of-tree modules build against (make -C DIR M=...). Progress goes to
 # stderr; the last stdout line is the build directory.
@@ -27,8 +28,17 @@ arch=$OVPOP_ARCH
 cross=$ovpop_cross
 image=$ovpop_image
 
+variant=${3:-}
 frag="$here/configs/$arch-virt.config"
 [ -f "$frag" ] || die "kernel: no config fragment $frag"
+frags=$frag
+name="$version-$arch"
+if [ -n "$variant" ]; then
+	vfrag="$here/configs/$arch-$variant.config"
+	[ -f "$vfrag" ] || die "kernel: no config fragment $vfrag for variant $variant"
+	frags="$frag $vfrag"
+	name="$name-$variant"
+fi
 tarball=$("$here/kernel-source.sh" "$version" | tail -n 1)
 [ -f "$tarball" ] || die "kernel: no source tarball for $version"
 command -v "${cross}gcc" >/dev/null || die "kernel: ${cross}gcc missing (run scripts/deps.sh)"
@@ -87,9 +97,10 @@ hash=$({
 	echo "kernel $kver"
 	echo "tarball $tarid"
 	"${cross}gcc" --version | head -n 1
-	cat "$frag"
+	# shellcheck disable=SC2086 # a list of files
+	cat $frags
 } | sha256sum | cut -c1-12)
-out="$OVPOP_CACHE/kernels/$version-$arch-$hash"
+out="$OVPOP_CACHE/kernels/$name-$hash"
 stamp="$out/.ovpop-built"
 
 if [ -f "$stamp" ]; then
@@ -107,7 +118,7 @@ kmake() {
 }
 
 kname=$(printf '%s' "$kver" | sed 's/\.*$//')
-log "kernel: $kname ($arch) -> $out"
+log "kernel: $kname ($arch${variant:+, $variant}) -> $out"
 log "kernel: full log in $buildlog"
 fail() {
 	log "kernel: $1; last lines of $buildlog:"
@@ -115,12 +126,21 @@ fail() {
 	exit 1
 }
 kmake "$base" >>"$buildlog" 2>&1 || fail "make $base failed"
-cp "$frag" "$out/ovpop.config"
+# shellcheck disable=SC2086 # a list of files
+cat $frags >"$out/ovpop.config"
 (cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
-	"$out/.config" "$frag") >>"$buildlog" 2>&1 || fail "merge_config.sh failed"
+	"$out/.config" "$out/ovpop.config") >>"$buildlog" 2>&1 ||
+	fail "merge_config.sh failed"
 kmake olddefconfig >>"$buildlog" 2>&1 || fail "make olddefconfig failed"
 
-# Every symbol of the fragment must have the value asked for.
+# Every symbol of the fragments must have the value asked for (the last
+# one given: a variant overrides the base).
+awk '
+/^CONFIG_[A-Za-z0-9_]*=/ { k = $0; sub(/=.*/, "", k) }
+/^# CONFIG_[A-Za-z0-9_]* is not set/ { k = $2 }
+k != "" { if (!(k in v)) ord[++n] = k; v[k] = $0; k = "" }
+END { for (i = 1; i <= n; i++) print v[ord[i]] }
+' "$out/ovpop.config" >"$out/ovpop.wanted"
 bad=0
 while IFS= read -r line; do
 	case $line in
@@ -143,8 +163,8 @@ while IFS= read -r line; do
 		log "kernel: config: asked '$want', got '${got:-<absent>}'"
 		bad=$((bad + 1))
 	fi
-done <"$frag"
-[ "$bad" -eq 0 ] || die "kernel: $bad config symbol(s) not as asked; fix $frag (see $out/.config)"
+done <"$out/ovpop.wanted"
+[ "$bad" -eq 0 ] || die "kernel: $bad config symbol(s) not as asked; fix $frags (see $out/.config)"
 
 # --- build ------------------------------------------------------------------
 jobs=$(nproc 2>/dev/null || echo 2)

@@ -20,7 +20,8 @@ die() {
 # name: arm64, or arm (32-bit, armhf userspace; "armhf" is accepted for it).
 # Sets and exports OVPOP_ARCH (normalised), and sets:
 #   ovpop_cross          CROSS_COMPILE prefix
-#   ovpop_pkgs           Debian packages of that cross toolchain
+#   ovpop_pkgs           Debian packages of that cross toolchain (with the
+#                        libc the guest tools link statically)
 #   ovpop_kconfig        the .config symbol a kernel of this arch has
 #   ovpop_image_target   the make target of the boot image
 #   ovpop_image          the boot image, relative to the kernel build dir
@@ -38,7 +39,7 @@ ovpop_arch() {
 	case $OVPOP_ARCH in
 	arm64)
 		ovpop_cross=aarch64-linux-gnu-
-		ovpop_pkgs="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu"
+		ovpop_pkgs="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
 		ovpop_kconfig=CONFIG_ARM64
 		ovpop_image_target=Image
 		ovpop_debarch=arm64
@@ -48,7 +49,7 @@ ovpop_arch() {
 	arm | armhf)
 		OVPOP_ARCH=arm
 		ovpop_cross=arm-linux-gnueabihf-
-		ovpop_pkgs="gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf"
+		ovpop_pkgs="gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross"
 		ovpop_kconfig=CONFIG_ARM
 		ovpop_image_target=zImage
 		ovpop_debarch=armhf
@@ -66,14 +67,16 @@ ovpop_arch() {
 
 # ovpop_prepare WORK [ARCH [VERSION]]: what test.sh, demo.sh and shell.sh do
 # before booting: deps, kernel (VERSION, default $OVPOP_KERNEL, default
-# 6.12) for ARCH (default $OVPOP_ARCH, default arm64; exported for the
-# qemu.sh that follows), modules + overlays + stage in WORK/stage, initramfs
+# 6.12; config variant $OVPOP_VARIANT, e.g. debug, default none) for ARCH
+# (default $OVPOP_ARCH, default arm64; exported for the qemu.sh that
+# follows), modules + overlays + stage in WORK/stage, initramfs
 # WORK/initramfs.gz. Sets kdir, image, dtb, initrd.
 ovpop_prepare() {
 	_here=$(cd "$(dirname "$0")" && pwd)
 	ovpop_arch "${2:-}"
 	"$_here/deps.sh" "$OVPOP_ARCH" || die "deps.sh failed"
-	kdir=$("$_here/kernel.sh" "${3:-${OVPOP_KERNEL:-6.12}}" "$OVPOP_ARCH" | tail -n 1)
+	kdir=$("$_here/kernel.sh" "${3:-${OVPOP_KERNEL:-6.12}}" "$OVPOP_ARCH" \
+		"${OVPOP_VARIANT:-}" | tail -n 1)
 	[ -d "$kdir" ] || die "kernel.sh failed"
 	"$_here/build.sh" "$kdir" "$1/stage" || die "build.sh failed"
 	"$_here/initramfs.sh" "$1/stage" "$1/initramfs.gz" || die "initramfs.sh failed"

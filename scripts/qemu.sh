@@ -36,7 +36,9 @@ case $timeout in
 '' | *[!0-9]*) die "qemu: OVPOP_TIMEOUT must be a number of seconds" ;;
 esac
 
-append="console=ttyAMA0 quiet loglevel=3 panic=-1 ovpop_mode=$mode${OVPOP_APPEND:+ $OVPOP_APPEND}"
+# log_buf_len: the fuzzer's refusals must not push earlier lines out of
+# the log before the guest dumps it.
+append="console=ttyAMA0 quiet loglevel=3 panic=-1 log_buf_len=16M ovpop_mode=$mode${OVPOP_APPEND:+ $OVPOP_APPEND}"
 
 if [ "$mode" = shell ]; then
 	log "qemu: interactive shell; Ctrl-A x quits QEMU, 'exit' powers the guest off"

@@ -21,9 +21,13 @@
 # is non-zero if anything failed.
 #
 # Environment: OVPOP_OUT (work/log directory; default a new
-# $OVPOP_CACHE/runs/<timestamp>), OVPOP_TIMEOUT (seconds per boot, 600),
-# OVPOP_KERNEL (6.12), OVPOP_VERBOSE=1 (show the consoles), OVPOP_MODES
-# (boots to run, default "test control"; for debugging the rig).
+# $OVPOP_CACHE/runs/<timestamp>), OVPOP_TIMEOUT (seconds per boot, 600;
+# 1800 in the debug lane), OVPOP_KERNEL (6.12), OVPOP_VARIANT (kernel config
+# variant; "debug" is the debug lane: one test boot with ovpop_lane=debug,
+# which adds the stress tests and the kmemleak scan, and no control boot),
+# OVPOP_VERBOSE=1 (show the consoles), OVPOP_MODES (boots to run, default
+# "test control"; for debugging the rig), OVPOP_ONLY (a comma-separated list
+# of guest scripts to run, e.g. "fuzz,kmemleak"; for quick work).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -99,7 +103,7 @@ scan_dmesg() {
 		print "expect\t" NR "\t" e
 		next
 	}
-	line ~ /WARNING:|BUG:|Oops|Unable to handle|Kernel panic|refcount_t|kmemleak|memory leak|UBSAN|KASAN|possible circular locking|INFO: task|\[ cut here \]/ {
+	line ~ /WARNING:|BUG:|Oops|Unable to handle|Kernel panic|refcount_t|kmemleak|memory leak|unreferenced object|UBSAN|KASAN|ODEBUG|possible circular locking|suspicious RCU|of_node_put|INFO: task|\[ cut here \]/ {
 		print "report\t" NR "\t" line
 	}
 	' "$1"
@@ -196,6 +200,16 @@ $line"
 }
 
 modes=${OVPOP_MODES:-test control}
+if [ -n "${OVPOP_ONLY:-}" ]; then
+	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_only=$OVPOP_ONLY"
+	export OVPOP_APPEND
+fi
+if [ "${OVPOP_VARIANT:-}" = debug ]; then
+	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_lane=debug"
+	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-1800}
+	export OVPOP_APPEND OVPOP_TIMEOUT
+	modes=${OVPOP_MODES:-test}
+fi
 for mode in $modes; do
 	case $mode in
 	test | control) boot_start "$mode" ;;

@@ -7,14 +7,18 @@
 #   scripts/test.sh                              every pair
 #   OVPOP_MATRIX="6.12/arm64" scripts/test.sh    a subset, for quick work
 #
-# OVPOP_MATRIX is a list of VERSION/ARCH. Without it, OVPOP_KERNEL and
-# OVPOP_ARCH, if set, name one pair. Other variables as in test-pair.sh.
+# OVPOP_MATRIX is a list of VERSION/ARCH[/VARIANT]; the variant "debug" is
+# the debug lane (scripts/configs/ARCH-debug.config: KASAN, kmemleak,
+# lockdep, ...), which also runs the stress tests. Without it, OVPOP_KERNEL
+# and OVPOP_ARCH, if set, name one pair. Other variables as in test-pair.sh.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
+# The debug lane (6.12/arm64/debug) is not in the default list yet: its
+# findings are open (issue 4's note); run it with OVPOP_MATRIX.
 all="6.1/arm64 6.12/arm64 7.3/arm64 6.12/arm"
 if [ -n "${OVPOP_MATRIX:-}" ]; then
 	matrix=$OVPOP_MATRIX
@@ -47,13 +51,20 @@ else
 "
 fi
 for pair in $matrix; do
-	version=${pair%/*}
+	version=${pair%%/*}
 	arch=${pair#*/}
-	out="$work/$version-$arch"
+	variant=
+	case $arch in
+	*/*)
+		variant=${arch#*/}
+		arch=${arch%%/*}
+		;;
+	esac
+	out="$work/$version-$arch${variant:+-$variant}"
 	log "test: ===== $pair ====="
 	start=$(date +%s)
-	OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_OUT=$out \
-		"$here/test-pair.sh" | tee "$out.log"
+	OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_VARIANT=$variant \
+		OVPOP_OUT=$out "$here/test-pair.sh" | tee "$out.log"
 	last=$(tail -n 1 "$out.log")
 	# "N passed, N failed[, N skipped]"; anything else: the run broke
 	# shellcheck disable=SC2086 # split into words on purpose

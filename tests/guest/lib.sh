@@ -20,8 +20,10 @@
 #   wait_until SECONDS CMD...  run CMD every 0.1 s until it succeeds or
 #                              SECONDS of wall-clock time have passed
 #   ov_snapshot                state to compare before/after, on stdout
-#   ov_snapshot_diff FILE      0 iff the state equals FILE, else prints the
-#                              differences on one line
+#   ov_snapshot_diff FILE [LINE]  0 iff the state (without the line LINE)
+#                              equals FILE, else prints the differences on
+#                              one line
+#   ov_mem                     "MemAvailable Slab" in KiB
 
 OVPOP_DIR=${OVPOP_DIR:-/ovpop}
 OV_CFS=/sys/kernel/config/device-tree/overlays
@@ -200,6 +202,19 @@ ov_snapshot() {
 		[ -e "$ov__i" ] && echo "configfs ${ov__i##*/}"
 	done
 	find /proc/device-tree/ | sort
+	# the values too: a property changed in place shows here
+	echo "dt-values $(find /proc/device-tree/ -type f | sort | xargs cat | md5sum)"
+}
+
+# ov_mem: "MemAvailable Slab" in KiB, from /proc/meminfo, after the slab
+# caches were shrunk (with KASAN, that also empties its quarantine of freed
+# objects, which would otherwise count as slab).
+ov_mem() {
+	for ov__s in /sys/kernel/slab/*/shrink; do
+		[ -w "$ov__s" ] && echo 1 >"$ov__s" 2>/dev/null
+	done
+	awk '$1 == "MemAvailable:" { a = $2 } $1 == "Slab:" { s = $2 }
+		END { print a, s }' /proc/meminfo
 }
 
 # The dangling alarmtimer device that the first removed RTC leaves behind,
@@ -214,7 +229,11 @@ ov_alarmtimer_pinned() {
 
 ov_snapshot_diff() {
 	ov__now="$OV_TMP/ovpop-snap.$$"
-	ov_snapshot >"$ov__now"
+	if [ -n "${2:-}" ]; then
+		ov_snapshot | grep -vxF "$2" >"$ov__now"
+	else
+		ov_snapshot >"$ov__now"
+	fi
 	if cmp -s "$1" "$ov__now"; then
 		rm -f "$ov__now"
 		return 0

@@ -3,7 +3,10 @@
 # tests/CONTRACT.md (each script prints its own nested subtest).
 #
 #   run.sh test      load ovpop.ko and the test drivers; run scenario-*.sh,
-#                    iface-*.sh and kunit.sh
+#                    iface-*.sh, badinput.sh, fuzz.sh, kunit.sh and, last
+#                    (it may lock the kernel down), security.sh. With
+#                    ovpop_lane=debug on the kernel command line (the debug
+#                    lane) also stress-*.sh and then kmemleak.sh
 #   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
 #                    only scenario-*.sh (each is expected to fail there)
 #   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
@@ -19,12 +22,27 @@ mode=${1:-test}
 # lib.sh: the control boot does not wait once a script has failed
 OV_MODE=$mode
 export OV_MODE
+
+lane=
+only=
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case $arg in
+	ovpop_lane=debug) lane=debug ;;
+	ovpop_only=*) only=",${arg#ovpop_only=}," ;; # for quick work
+	esac
+done
+# seconds per script; the debug lane's kernel is several times slower
 tmo=300
+[ "$lane" = debug ] && tmo=1800
 
 case $mode in
 test)
 	params=
-	scripts="$here/scenario-*.sh $here/iface-*.sh $here/kunit.sh"
+	scripts="$here/scenario-*.sh $here/iface-*.sh $here/badinput.sh"
+	scripts="$scripts $here/fuzz.sh $here/kunit.sh"
+	[ "$lane" = debug ] && scripts="$scripts $here/stress-*.sh $here/kmemleak.sh"
+	scripts="$scripts $here/security.sh"
 	;;
 control)
 	params=populate=0
@@ -48,6 +66,11 @@ setup() {
 	ktap_check insmod_ovpop insmod "$OVPOP_DIR/ovpop.ko" $params
 	ktap_check insmod_ovpop_testdrv insmod "$OVPOP_DIR/modules/ovpop_testdrv.ko"
 	ktap_check configfs_overlays [ -d "$OV_CFS" ]
+	if [ "$lane" = debug ] && [ -w /sys/kernel/debug/kmemleak ]; then
+		# what leaked before the tests is not theirs (kmemleak.sh)
+		ktap_check kmemleak_baseline sh -c \
+			'echo scan >/sys/kernel/debug/kmemleak && echo clear >/sys/kernel/debug/kmemleak'
+	fi
 	ktap_end
 }
 
@@ -73,6 +96,11 @@ list=
 n=1
 for s in $scripts; do
 	[ -f "$s" ] || continue
+	name=${s##*/}
+	case $only in
+	'' | *",${name%.sh},"*) ;;
+	*) continue ;;
+	esac
 	list="$list $s"
 	n=$((n + 1))
 done

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Removal order. The kernel removes an overlay only if no overlay applied
+# after it touches its nodes, their ancestors or descendants. The loader
+# refuses such an rmdir with EBUSY, so an applied overlay never loses its
+# configfs item; once the later overlay is gone, the rmdir works. Overlays
+# that do not overlap can be removed in any order.
+here=$(dirname "$0")
+# shellcheck source=ktap.sh
+. "$here/ktap.sh"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+snap="$OV_TMP/iface-stack.snap"
+
+# shellcheck disable=SC2317 # run by ktap_end
+cleanup() {
+	ov_remove existing-bus-children existing-bus periphid rtc
+	rm -f "$snap"
+}
+
+ktap_begin iface-stack
+ktap_at_exit cleanup
+ov_snapshot >"$snap"
+
+# Overlapping: the children overlay adds nodes below the bus of the first.
+ktap_check apply_bus ov_apply_dtbo existing-bus
+ktap_check apply_children ov_apply_dtbo existing-bus-children
+if err=$(rmdir "$OV_CFS/existing-bus" 2>&1); then
+	ktap_fail rmdir_covered_refused "rmdir succeeded"
+else
+	ktap_match rmdir_covered_refused 'busy' "$err"
+fi
+ktap_eq covered_still_applied applied "$(ov_status existing-bus)"
+check_bound covered_devices_stay platform /ovpop-exbus@c200000/test@0 ovpop-test-platform
+ktap_check rmdir_top ov_remove existing-bus-children
+ktap_check rmdir_uncovered ov_remove existing-bus
+check_gone bus_gone /ovpop-exbus@c200000
+
+# Not overlapping: two siblings under /, removed oldest first.
+ktap_check apply_rtc ov_apply_dtbo rtc
+ktap_check apply_periphid ov_apply_dtbo periphid
+ktap_check rmdir_older_independent ov_remove rtc
+check_gone rtc_gone /rtc@9010000
+check_bound other_stays amba /ovpop-periphid@c000000 ovpop-test-amba
+ktap_check rmdir_newer ov_remove periphid
+check_snapshot nothing_left "$snap"
+ktap_end
