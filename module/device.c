@@ -88,6 +88,13 @@ struct device *ovpop_device_create(struct device_node *np,
  * still holds it, then drops the registration's reference. The
  * platform_data pointer is cleared before the final put when it is
  * @pdata, since platform_device_release() would kfree() it.
+ *
+ * The device's node reference is dropped here, not by the device's release:
+ * the device may outlive device_del() (someone holds it, an open sysfs file;
+ * DEBUG_KOBJECT_RELEASE delays every release), and an overlay's nodes must
+ * hold no other references when the OF core frees its changeset after this
+ * notification. Otherwise the core reports a leak and later prints a node
+ * whose parent is already freed (measured in the debug lane).
  */
 void ovpop_device_destroy(struct device *dev, void *pdata)
 {
@@ -98,6 +105,8 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
 	of_node_clear_flag(np, OF_POPULATED);
 	if (dev->platform_data == pdata)
 		dev->platform_data = NULL;
+	device_set_node(dev, NULL);	/* the releases put dev->of_node/fwnode */
+	of_node_put(np);
 	put_device(dev);
 }
 

@@ -52,10 +52,8 @@ static void ovpop_remove_kernel_amba(struct device_node *np)
 	dev = bus_find_device_by_of_node(&amba_bustype, np);
 	if (!dev)
 		return;
-	device_del(dev);
-	of_node_clear_flag(np, OF_POPULATED);
-	put_device(dev);	/* the lookup's */
-	put_device(dev);	/* the registration's */
+	ovpop_device_destroy(dev, NULL);	/* the registration's reference */
+	put_device(dev);			/* the lookup's */
 }
 
 static int ovpop_notify_remove(struct device_node *np)

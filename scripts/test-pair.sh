@@ -103,7 +103,8 @@ scan_dmesg() {
 		print "expect\t" NR "\t" e
 		next
 	}
-	line ~ /WARNING:|BUG:|Oops|Unable to handle|Kernel panic|refcount_t|kmemleak|memory leak|unreferenced object|UBSAN|KASAN|ODEBUG|possible circular locking|suspicious RCU|of_node_put|INFO: task|\[ cut here \]/ {
+	line ~ /Kernel command line|kernel command line parameters|^ +ovpop_|memory leak detector initialized/ { next }
+	line ~ /WARNING:|BUG:|Oops|Unable to handle|Kernel panic|refcount_t|kmemleak: [0-9]+ new|memory leak|unreferenced object|UBSAN|KASAN|ODEBUG|possible circular locking|suspicious RCU|of_node_put|INFO: task|\[ cut here \]/ {
 		print "report\t" NR "\t" line
 	}
 	' "$1"
@@ -205,7 +206,9 @@ if [ -n "${OVPOP_ONLY:-}" ]; then
 	export OVPOP_APPEND
 fi
 if [ "${OVPOP_VARIANT:-}" = debug ]; then
-	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_lane=debug"
+	# loglevel=4: errors reach the console, also if the guest hangs
+	# before it dumps its log (KASAN and kmemleak report at KERN_ERR)
+	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }loglevel=4 ovpop_lane=debug"
 	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-1800}
 	export OVPOP_APPEND OVPOP_TIMEOUT
 	modes=${OVPOP_MODES:-test}
