@@ -93,6 +93,17 @@ dtc_one() {
 	dtc -@ -I dts -O dtb -o "$2" "$tmp/pp.dts" >>"$3" 2>&1 || return 1
 }
 
+# dtc_must SRC OUT LABEL: compile, show dtc's messages; a failure counts
+dtc_must() {
+	_rc=0
+	dtc_one "$1" "$2" "$tmp/dtc.log" || _rc=1
+	sed "s|^|build: $3: |" "$tmp/dtc.log" >&2
+	[ "$_rc" -eq 0 ] && return 0
+	log "build: ERROR: $1 does not compile"
+	errors=$((errors + 1))
+	return 1
+}
+
 install -d -m 0755 "$stage/ovpop/overlays/broken" "$stage/lib/firmware/ovpop"
 dtc_one "$repo/dts/$base.dts" "$stage/ovpop/$base.dtb" "$tmp/dtc.log" || {
 	cat "$tmp/dtc.log" >&2
@@ -108,14 +119,9 @@ nov=0
 for src in "$repo"/overlays/*.dtso; do
 	[ -f "$src" ] || continue
 	name=$(basename "$src" .dtso)
-	if dtc_one "$src" "$stage/ovpop/overlays/$name.dtbo" "$tmp/dtc.log"; then
-		sed "s|^|build: $name: |" "$tmp/dtc.log" >&2
+	if dtc_must "$src" "$stage/ovpop/overlays/$name.dtbo" "$name"; then
 		install -m 0644 "$stage/ovpop/overlays/$name.dtbo" "$stage/lib/firmware/ovpop/"
 		nov=$((nov + 1))
-	else
-		sed "s|^|build: $name: |" "$tmp/dtc.log" >&2
-		log "build: ERROR: overlays/$name.dtso does not compile"
-		errors=$((errors + 1))
 	fi
 done
 
@@ -166,13 +172,8 @@ install -d -m 0755 "$stage/ovpop/overlays/kernel-bad"
 for src in "$ksrc"/drivers/of/unittest-data/overlay_bad_*.dtso; do
 	[ -f "$src" ] || continue
 	name=$(basename "$src" .dtso)
-	if dtc_one "$src" "$stage/ovpop/overlays/kernel-bad/$name.dtbo" "$tmp/dtc.log"; then
+	dtc_must "$src" "$stage/ovpop/overlays/kernel-bad/$name.dtbo" "kernel-bad/$name" &&
 		nkb=$((nkb + 1))
-	else
-		sed "s|^|build: kernel-bad/$name: |" "$tmp/dtc.log" >&2
-		log "build: ERROR: $src does not compile"
-		errors=$((errors + 1))
-	fi
 done
 [ "$errors" -eq 0 ] || die "build: $errors overlay error(s)"
 log "build: base tree, $nov overlay(s), $nbr broken overlay(s), $nkb of the kernel's"

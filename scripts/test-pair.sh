@@ -22,7 +22,7 @@
 #
 # Environment: OVPOP_OUT (work/log directory; default a new
 # $OVPOP_CACHE/runs/<timestamp>), OVPOP_TIMEOUT (seconds per boot, 600;
-# 1800 in the debug lane), OVPOP_KERNEL (6.12), OVPOP_VARIANT (kernel config
+# 3600 in the debug lane), OVPOP_KERNEL (6.12), OVPOP_VARIANT (kernel config
 # variant; "debug" is the debug lane: one test boot with ovpop_lane=debug,
 # which adds the stress tests and the kmemleak scan, and no control boot),
 # OVPOP_VERBOSE=1 (show the consoles), OVPOP_MODES (boots to run, default
@@ -209,7 +209,7 @@ if [ "${OVPOP_VARIANT:-}" = debug ]; then
 	# loglevel=4: errors reach the console, also if the guest hangs
 	# before it dumps its log (KASAN and kmemleak report at KERN_ERR)
 	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }loglevel=4 ovpop_lane=debug"
-	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-1800}
+	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-3600}
 	export OVPOP_APPEND OVPOP_TIMEOUT
 	modes=${OVPOP_MODES:-test}
 fi

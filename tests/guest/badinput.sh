@@ -24,6 +24,7 @@ item=
 cleanup() {
 	[ -n "$item" ] && ov_remove "$item"
 	rm -rf "$gen" "$snap" /lib/firmware/ovpop-empty.dtbo
+	dmesg -n "${level:-3}"
 }
 
 ktap_begin badinput
@@ -34,6 +35,9 @@ ktap_check corpus_generated "$OVPOP_DIR/bin/ovpop-tool" corpus \
 	"$OVPOP_DIR/overlays/fuzz-seed.dtbo" "$gen" "$max"
 ov_snapshot >"$snap"
 mem0=$(ov_mem)
+# every refusal logs an error; the debug lane's console would show them all
+level=$(sed -n 's/.*loglevel=\([0-9]\).*/\1/p' /proc/cmdline)
+dmesg -n 1
 
 # refuse CASE: the item "$item" exists and its dtbo was written
 refuse() {
@@ -108,6 +112,7 @@ for p in ../etc/passwd /ovpop/overlays/rtc.dtbo ovpop/../../x ovpop/no-such.dtbo
 	unchanged "$name"
 done
 
+dmesg -n "${level:-3}"
 mem1=$(ov_mem)
 ktap_diag "bad inputs: $good refused, $bad not (of $n)"
 ktap_diag "memory (MemAvailable Slab, KiB): before $mem0, after $mem1"
