@@ -24,7 +24,7 @@ item=
 cleanup() {
 	[ -n "$item" ] && ov_remove "$item"
 	rm -rf "$gen" "$snap" /lib/firmware/ovpop-empty.dtbo
-	dmesg -n "${level:-3}"
+	ov_console_restore
 }
 
 ktap_begin badinput
@@ -36,8 +36,7 @@ ktap_check corpus_generated "$OVPOP_DIR/bin/ovpop-tool" corpus \
 ov_snapshot >"$snap"
 mem0=$(ov_mem)
 # every refusal logs an error; the debug lane's console would show them all
-level=$(sed -n 's/.*loglevel=\([0-9]\).*/\1/p' /proc/cmdline)
-dmesg -n 1
+ov_console_quiet
 
 # refuse CASE: the item "$item" exists and its dtbo was written
 refuse() {
@@ -112,7 +111,7 @@ for p in ../etc/passwd /ovpop/overlays/rtc.dtbo ovpop/../../x ovpop/no-such.dtbo
 	unchanged "$name"
 done
 
-dmesg -n "${level:-3}"
+ov_console_restore
 mem1=$(ov_mem)
 ktap_diag "bad inputs: $good refused, $bad not (of $n)"
 ktap_diag "memory (MemAvailable Slab, KiB): before $mem0, after $mem1"

@@ -41,13 +41,12 @@ printf 'OVPOP-QUIET-BEGIN: %s\n' '(ovpop: fuzz-[0-9]+: |OF: (overlay|resolver|fd
 	>/dev/kmsg
 
 # The console shows errors in the debug lane (loglevel=4): not these
-level=$(sed -n 's/.*loglevel=\([0-9]\).*/\1/p' /proc/cmdline)
-dmesg -n 1
+ov_console_quiet
 start=$(date +%s)
 "$OVPOP_DIR/bin/ovpop-tool" fuzz "$OVPOP_DIR/overlays/fuzz-seed.dtbo" "$cases" 1 >"$out" 2>&1
 rc=$?
 secs=$(($(date +%s) - start))
-dmesg -n "${level:-3}"
+ov_console_restore
 echo "OVPOP-QUIET-END" >/dev/kmsg
 while IFS= read -r line; do
 	ktap_diag "$line"

@@ -24,6 +24,10 @@
 #                              equals FILE, else prints the differences on
 #                              one line
 #   ov_mem                     "MemAvailable Slab" in KiB
+#   ov_console_quiet / ov_console_restore
+#                              keep the console to emergencies while a test
+#                              makes the kernel log thousands of errors (the
+#                              log keeps them), then back to the boot's level
 
 OVPOP_DIR=${OVPOP_DIR:-/ovpop}
 OV_CFS=/sys/kernel/config/device-tree/overlays
@@ -204,6 +208,14 @@ ov_snapshot() {
 	find /proc/device-tree/ | sort
 	# the values too: a property changed in place shows here
 	echo "dt-values $(find /proc/device-tree/ -type f | sort | xargs cat | md5sum)"
+}
+
+ov_console_quiet() {
+	dmesg -n 1
+}
+
+ov_console_restore() {
+	dmesg -n "$(sed -n 's/.*loglevel=\([0-9]\).*/\1/p' /proc/cmdline)"
 }
 
 # ov_mem: "MemAvailable Slab" in KiB, from /proc/meminfo, after the slab
