@@ -8,6 +8,11 @@
  * overlay is applied from whatever was read. The loader refuses such blobs
  * with a message that says what is wrong and where, so that a damaged file
  * never changes the live tree.
+ *
+ * One check is about content: the resolver (of_resolve_phandles()) runs
+ * strlen() over each value of /__fixups__, so a value without its final NUL
+ * makes it read past the property (KASAN: slab-out-of-bounds, found by
+ * tests/guest/fuzz.sh on the debug lane).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,6 +35,7 @@ struct ovpop_fdt_name {
 struct ovpop_fdt_frame {
 	struct ovpop_fdt_name *names;
 	unsigned int n, cap;
+	bool fixups;			/* the node is /__fixups__ */
 };
 
 struct ovpop_fdt_walk {
@@ -127,6 +133,8 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 			return -ENOMEM;
 		if (++w->depth >= OVPOP_FDT_MAX_DEPTH)
 			return ovpop_fdt_bad(w, "nodes nested too deep");
+		w->stack[w->depth].fixups = w->depth == 1 &&
+					    !strcmp(name, "__fixups__");
 		w->off += 4 + ALIGN(strlen(name) + 1, 4);
 		return 0;
 	case FDT_END_NODE:
@@ -147,6 +155,8 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 				     w->strings_size - nameoff);
 		if (!name)
 			return ovpop_fdt_bad(w, "unterminated property name");
+		if (w->stack[w->depth].fixups && len && p[12 + len - 1])
+			return ovpop_fdt_bad(w, "a /__fixups__ value that is not a string");
 		if (ovpop_fdt_add(w, name, false))
 			return -ENOMEM;
 		w->off += 12 + ALIGN(len, 4);

@@ -139,11 +139,24 @@ static void dup_record(struct blob *b, const struct blob *s, size_t off,
 		put32(b, H_OFF_STRINGS, get32(s, H_OFF_STRINGS) + len);
 }
 
+/* Offset of the first value of node @name (a child of the root), or 0 */
+static size_t first_value_of(const struct blob *b, const char *name)
+{
+	size_t len = strlen(name) + 1, off;
+
+	for (off = 4; off + len + 24 <= b->n; off += 4)
+		if (get32(b, off - 4) == T_BEGIN && !memcmp(b->d + off, name, len))
+			break;
+	off += (len + 3) & ~(size_t)3;
+	return off + 12 < b->n && get32(b, off) == T_PROP ? off + 12 : 0;
+}
+
 /* The named cases: what each breaks is in its name */
 static int corpus(const struct blob *s, const char *dir, size_t maxsize)
 {
 	size_t n = s->n, prop = find_token(s, T_PROP, 0);
 	size_t plen = 12 + ((get32(s, prop + 4) + 3) & ~(size_t)3);
+	size_t fixup = first_value_of(s, "__fixups__");
 	size_t last_end = 0, off;
 	struct blob b;
 	int i, count = 0;
@@ -182,6 +195,11 @@ static int corpus(const struct blob *s, const char *dir, size_t maxsize)
 	     put32(&b, get32(s, H_OFF_STRUCT) + get32(s, H_SIZE_STRUCT) - 4,
 		   T_END));
 	CASE("dup-prop-record", n + plen, dup_record(&b, s, prop, plen));
+	if (!fixup)
+		die("the seed has no __fixups__");
+	/* the resolver strlen()s these values: the NUL ends the property */
+	CASE("fixup-unterminated", n,
+	     b.d[fixup + get32(s, fixup - 8) - 1] = ':');
 	CASE("zeroes", 4096, memset(b.d, 0, b.n));
 	CASE("random", 4096, for (off = 0; off < b.n; off++)
 		b.d[off] = (unsigned char)(off * 2654435761u >> 13));
