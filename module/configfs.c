@@ -156,7 +156,7 @@ static void ovpop_retry_parked(void)
 	int ret;
 
 	list_for_each_entry_safe_reverse(it, tmp, &ovpop_parked, parked) {
-		ret = of_overlay_remove(&it->ovcs_id);
+		ret = ovpop_layer_remove(&it->layer, &it->ovcs_id);
 		if (ret)
 			continue;
 		pr_info("%s: removed (deferred)\n", config_item_name(&it->item));
@@ -180,7 +180,7 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 		 * The kernel leaves a failed apply registered, partly applied;
 		 * device-creation errors of the notifiers fail it the same way.
 		 */
-		rm = of_overlay_remove(&id);
+		rm = ovpop_layer_remove(&it->layer, &id);
 		if (rm && rm != -ENODEV)
 			pr_err("%s: cannot remove the failed apply: %d\n",
 			       config_item_name(&it->item), rm);
@@ -238,7 +238,7 @@ static int ovpop_remove(struct ovpop_item *it)
 	int ret;
 
 	mutex_lock(&ovpop_stack_lock);
-	ret = of_overlay_remove(&it->ovcs_id);
+	ret = ovpop_layer_remove(&it->layer, &it->ovcs_id);
 	if (!ret) {
 		ovpop_layer_pop(&it->layer);
 		ovpop_retry_parked();

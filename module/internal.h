@@ -95,8 +95,9 @@ void ovpop_notify_exit(void);
 /**
  * struct ovpop_layer - an overlay applied through configfs, in the stack
  * @list: entry in the stack, oldest first; empty while not applied
- * @paths: full names of the nodes of its changeset entries, as notified
- * @npaths: number of @paths
+ * @nodes: the nodes of its changeset entries, as notified: full name, and
+ *	   how many entries in a row were on that node
+ * @nnodes: number of @nodes
  * @all: the record is incomplete: treat it as covering every node
  * @pinned: its configfs item is pinned: a later layer covers it
  * @err: the first device-creation error of the apply being recorded, or 0
@@ -104,8 +105,11 @@ void ovpop_notify_exit(void);
  */
 struct ovpop_layer {
 	struct list_head list;
-	char **paths;
-	unsigned int npaths;
+	struct ovpop_layer_node {
+		char *path;
+		unsigned int entries;
+	} *nodes;
+	unsigned int nnodes;
 	bool all;
 	bool pinned;
 	int err;
@@ -122,6 +126,14 @@ void ovpop_layer_push(struct ovpop_layer *l);
 void ovpop_layer_pop(struct ovpop_layer *l);
 void ovpop_layer_clear(struct ovpop_layer *l);
 void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned));
+unsigned int ovpop_layer_entries(const struct ovpop_layer *l, const char *path,
+				 unsigned int *hint);
+
+/* release.c: removing an overlay applied through configfs */
+int ovpop_release_init(void);
+void ovpop_release_exit(void);
+int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id);
+void ovpop_release_note(struct device_node *np);
 
 /* blob.c */
 int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len);

@@ -61,9 +61,12 @@ static int __init ovpop_init(void)
 	ret = ovpop_notify_init();
 	if (ret)
 		goto err_core;
-	ret = ovpop_populate_root();
+	ret = ovpop_release_init();
 	if (ret)
 		goto err_notify;
+	ret = ovpop_populate_root();
+	if (ret)
+		goto err_release;
 	ret = ovpop_configfs_init();
 	if (ret)
 		goto err_root;
@@ -71,6 +74,8 @@ static int __init ovpop_init(void)
 
 err_root:
 	ovpop_depopulate_root();
+err_release:
+	ovpop_release_exit();
 err_notify:
 	ovpop_notify_exit();
 err_core:
@@ -83,6 +88,7 @@ static void __exit ovpop_exit(void)
 {
 	ovpop_configfs_exit();
 	ovpop_depopulate_root();
+	ovpop_release_exit();
 	ovpop_notify_exit();
 	ovpop_core_exit();
 }

@@ -73,6 +73,8 @@ static int ovpop_reconfig_notify(struct notifier_block *nb,
 
 	/* every notification is one changeset entry (node or property) */
 	ovpop_layer_note(rd->dn);
+	if (action == OF_RECONFIG_DETACH_NODE)
+		ovpop_release_note(rd->dn);
 	switch (of_reconfig_get_state_change(action, rd)) {
 	case OF_RECONFIG_CHANGE_ADD:
 		return ovpop_notify_add(rd->dn);

@@ -83,25 +83,29 @@ void ovpop_layer_record_end(struct ovpop_layer *l)
 void ovpop_layer_note(struct device_node *np)
 {
 	struct ovpop_layer *l = ovpop_recording();
-	char **paths, *path;
+	struct ovpop_layer_node *nodes;
+	char *path;
 
 	if (!l || l->all)
 		return;
 	path = kasprintf(GFP_KERNEL, "%pOF", np);
 	if (!path)
 		goto incomplete;
-	if (l->npaths && !strcmp(l->paths[l->npaths - 1], path)) {
+	/* a new node's entries come in a row: the node, then its properties */
+	if (l->nnodes && !strcmp(l->nodes[l->nnodes - 1].path, path)) {
+		l->nodes[l->nnodes - 1].entries++;
 		kfree(path);
 		return;
 	}
-	paths = krealloc_array(l->paths, l->npaths + 1, sizeof(*paths),
+	nodes = krealloc_array(l->nodes, l->nnodes + 1, sizeof(*nodes),
 			       GFP_KERNEL);
-	if (!paths) {
+	if (!nodes) {
 		kfree(path);
 		goto incomplete;
 	}
-	l->paths = paths;
-	l->paths[l->npaths++] = path;
+	l->nodes = nodes;
+	l->nodes[l->nnodes].path = path;
+	l->nodes[l->nnodes++].entries = 1;
 	return;
 
 incomplete:
@@ -146,12 +150,40 @@ static bool ovpop_layer_covers(const struct ovpop_layer *later,
 
 	if (later->all || l->all)
 		return true;
-	for (i = 0; i < later->npaths; i++)
-		for (j = 0; j < l->npaths; j++)
-			if (ovpop_path_covers(later->paths[i], l->paths[j]) ||
-			    ovpop_path_covers(l->paths[j], later->paths[i]))
+	for (i = 0; i < later->nnodes; i++)
+		for (j = 0; j < l->nnodes; j++)
+			if (ovpop_path_covers(later->nodes[i].path, l->nodes[j].path) ||
+			    ovpop_path_covers(l->nodes[j].path, later->nodes[i].path))
 				return true;
 	return false;
+}
+
+/**
+ * ovpop_layer_entries() - how many changeset entries a layer has on a node
+ * @l: the layer
+ * @path: the node's full name
+ * @hint: where to start looking, updated; 0 at first. Removal notifies the
+ *	  nodes in the reverse order of the apply, so looking backwards from
+ *	  the last one found makes a whole removal linear.
+ *
+ * Return: the number of entries notified in a row for @path, or 0 if it is
+ * not recorded (or the record is incomplete).
+ */
+unsigned int ovpop_layer_entries(const struct ovpop_layer *l, const char *path,
+				 unsigned int *hint)
+{
+	unsigned int i, k;
+
+	if (l->all || !l->nnodes)
+		return 0;
+	for (k = 0; k < l->nnodes; k++) {
+		i = (*hint + l->nnodes - k) % l->nnodes;
+		if (!strcmp(l->nodes[i].path, path)) {
+			*hint = i;
+			return l->nodes[i].entries;
+		}
+	}
+	return 0;
 }
 
 static bool ovpop_layer_covered(const struct ovpop_layer *l)
@@ -213,10 +245,10 @@ void ovpop_layer_pop(struct ovpop_layer *l)
  */
 void ovpop_layer_clear(struct ovpop_layer *l)
 {
-	while (l->npaths)
-		kfree(l->paths[--l->npaths]);
-	kfree(l->paths);
-	l->paths = NULL;
+	while (l->nnodes)
+		kfree(l->nodes[--l->nnodes].path);
+	kfree(l->nodes);
+	l->nodes = NULL;
 	l->all = false;
 	kfree(l->err_node);
 	l->err_node = NULL;
