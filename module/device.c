@@ -9,6 +9,7 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
+#include <linux/ioport.h>
 #include <linux/of.h>
 #include <linux/of_device.h>
 #include <linux/of_irq.h>
@@ -94,13 +95,23 @@ struct device *ovpop_device_create(struct device_node *np,
  * DEBUG_KOBJECT_RELEASE delays every release), and an overlay's nodes must
  * hold no other references when the OF core frees its changeset after this
  * notification. Otherwise the core reports a leak and later prints a node
- * whose parent is already freed (measured in the debug lane).
+ * whose parent is already freed (measured in the debug lane). An AMBA
+ * device's memory range is released here for the same reason (its release
+ * would do it, and skips it once done): platform devices release theirs in
+ * device_del().
  */
 void ovpop_device_destroy(struct device *dev, void *pdata)
 {
 	struct device_node *np = dev->of_node;
+	struct amba_device *adev;
 
 	device_del(dev);
+	/* likewise its range: the same overlay may come back before that */
+	if (dev->bus == &amba_bustype) {
+		adev = to_amba_device(dev);
+		if (adev->res.parent)
+			release_resource(&adev->res);
+	}
 	of_node_clear_flag(np, OF_POPULATED_BUS);
 	of_node_clear_flag(np, OF_POPULATED);
 	if (dev->platform_data == pdata)
