@@ -1,6 +1,8 @@
 #!/bin/sh
 # Lifecycle cases: removing an overlay while its device's probe is
-# deferred, and after it bound; unbinding the driver while the overlay is
+# deferred, and after it bound; a device below the overlay's device that
+# is released 1.5 s late (the removal waits for it: module/release.c);
+# unbinding the driver while the overlay is
 # being removed; rmmod while overlays are applied (configfs holds the
 # module: it must fail and change nothing), then rmmod and insmod again.
 # The loader's rollback of a half-created overlay is in badinput.sh
@@ -20,7 +22,7 @@ snap="$OV_TMP/lifecycle.snap"
 # shellcheck disable=SC2317 # run by ktap_end
 cleanup() {
 	echo Y >"$defer"
-	ov_remove defer periphid rtc
+	ov_remove defer late-release periphid rtc
 	[ -d /sys/module/ovpop ] || insmod "$OVPOP_DIR/ovpop.ko"
 	rm -f "$snap"
 }
@@ -49,6 +51,22 @@ check_bound defer_bound_after_release platform "$node" ovpop-test-platform
 ktap_check defer_remove_bound ov_remove defer
 check_gone defer_gone_bound "$node"
 echo Y >"$defer"
+
+# --- a device released late -----------------------------------------------------------
+late=/ovpop-late@c603000
+ktap_check late_apply ov_apply_dtbo late-release
+check_bound late_bound platform "$late" ovpop-test-platform
+dev=$(dev_of_node platform "$late")
+ktap_check late_child_holds_node [ -d "/sys/bus/platform/devices/$dev/$dev.late" ]
+leaks0=$(dmesg | grep -c 'expected refcount')
+t0=$(cut -d' ' -f1 /proc/uptime)
+ktap_check late_remove ov_remove late-release
+t1=$(cut -d' ' -f1 /proc/uptime)
+ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
+ktap_diag "late release: the removal took ${ms} ms (the child is put 1500 ms after the unbind)"
+ktap_check late_removal_waited [ "$ms" -ge 1000 ]
+ktap_eq late_no_leak_report "$leaks0" "$(dmesg | grep -c 'expected refcount')"
+check_gone late_gone "$late"
 
 # --- unbind racing the removal --------------------------------------------------------
 races=10

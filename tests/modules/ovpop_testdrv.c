@@ -16,19 +16,29 @@
  * A platform node with the property "ovpop,defer-probe" defers its probe
  * (-EPROBE_DEFER) while the module parameter defer_probe is Y (default).
  *
+ * A platform node with "ovpop,late-release-ms = <N>" gets a child device
+ * "<dev_name>.late" holding a reference to the node, as the class devices
+ * of subsystems do (a regulator's). When the driver unbinds, the child is
+ * deleted and its last reference is put N ms later: a device that someone
+ * still held, or any release under DEBUG_KOBJECT_RELEASE.
+ *
  * Everything is device-managed, so neither driver needs a remove callback
  * (which also keeps the module free of the int/void .remove and .remove_new
  * differences between kernel releases).
  */
 
 #include <linux/amba/bus.h>
+#include <linux/atomic.h>
 #include <linux/device.h>
 #include <linux/ioport.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 #include "ovpop_test.h"
 
@@ -85,9 +95,72 @@ static bool defer_probe = true;
 module_param(defer_probe, bool, 0644);
 MODULE_PARM_DESC(defer_probe, "Nodes with ovpop,defer-probe defer their probe while Y (default)");
 
+/* A child device released late; the module waits for all at exit */
+struct ovpop_test_late {
+	struct device dev;
+	struct delayed_work put;
+	unsigned int ms;
+};
+
+/* Puts pending or running; the queue, so that none runs after the exit */
+static atomic_t ovpop_test_late_pending = ATOMIC_INIT(0);
+static struct workqueue_struct *ovpop_test_wq;
+
+static void ovpop_test_late_release(struct device *dev)
+{
+	struct ovpop_test_late *late = container_of(dev, struct ovpop_test_late, dev);
+
+	of_node_put(dev->of_node);
+	kfree(late);
+}
+
+static void ovpop_test_late_put(struct work_struct *work)
+{
+	struct ovpop_test_late *late = container_of(to_delayed_work(work),
+						    struct ovpop_test_late, put);
+
+	put_device(&late->dev);
+	if (atomic_dec_and_test(&ovpop_test_late_pending))
+		wake_up_var(&ovpop_test_late_pending);
+}
+
+static void ovpop_test_late_del(void *data)
+{
+	struct ovpop_test_late *late = data;
+
+	device_del(&late->dev);
+	atomic_inc(&ovpop_test_late_pending);
+	queue_delayed_work(ovpop_test_wq, &late->put, msecs_to_jiffies(late->ms));
+}
+
+static int ovpop_test_late_add(struct device *parent, unsigned int ms)
+{
+	struct ovpop_test_late *late;
+	int ret;
+
+	late = kzalloc(sizeof(*late), GFP_KERNEL);
+	if (!late)
+		return -ENOMEM;
+	late->ms = ms;
+	INIT_DELAYED_WORK(&late->put, ovpop_test_late_put);
+	device_initialize(&late->dev);
+	late->dev.parent = parent;
+	late->dev.release = ovpop_test_late_release;
+	late->dev.of_node = of_node_get(parent->of_node);
+	ret = dev_set_name(&late->dev, "%s.late", dev_name(parent));
+	if (!ret)
+		ret = device_add(&late->dev);
+	if (ret) {
+		put_device(&late->dev);
+		return ret;
+	}
+	return devm_add_action_or_reset(parent, ovpop_test_late_del, late);
+}
+
 static int ovpop_test_platform_probe(struct platform_device *pdev)
 {
-	int irq;
+	u32 late_ms;
+	int irq, ret;
 
 	if (READ_ONCE(defer_probe) &&
 	    of_property_read_bool(pdev->dev.of_node, "ovpop,defer-probe"))
@@ -97,6 +170,14 @@ static int ovpop_test_platform_probe(struct platform_device *pdev)
 	irq = platform_get_irq_optional(pdev, 0);
 	if (irq < 0 && irq != -ENXIO)
 		return dev_err_probe(&pdev->dev, irq, "failed to get irq\n");
+
+	if (!of_property_read_u32(pdev->dev.of_node, "ovpop,late-release-ms",
+				  &late_ms)) {
+		ret = ovpop_test_late_add(&pdev->dev, late_ms);
+		if (ret)
+			return dev_err_probe(&pdev->dev, ret,
+					     "cannot add the late child\n");
+	}
 
 	return ovpop_test_report(&pdev->dev, "platform",
 				 platform_get_resource(pdev, IORESOURCE_MEM, 0),
@@ -151,14 +232,24 @@ static int __init ovpop_testdrv_init(void)
 {
 	int ret;
 
+	ovpop_test_wq = alloc_workqueue("ovpop_test", 0, 0);
+	if (!ovpop_test_wq)
+		return -ENOMEM;
+
 	ret = platform_driver_register(&ovpop_test_platform_driver);
 	if (ret)
-		return ret;
+		goto err_wq;
 
 	ret = amba_driver_register(&ovpop_test_amba_driver);
 	if (ret)
-		platform_driver_unregister(&ovpop_test_platform_driver);
+		goto err_platform;
 
+	return 0;
+
+err_platform:
+	platform_driver_unregister(&ovpop_test_platform_driver);
+err_wq:
+	destroy_workqueue(ovpop_test_wq);
 	return ret;
 }
 module_init(ovpop_testdrv_init);
@@ -167,6 +258,10 @@ static void __exit ovpop_testdrv_exit(void)
 {
 	amba_driver_unregister(&ovpop_test_amba_driver);
 	platform_driver_unregister(&ovpop_test_platform_driver);
+	/* the late children's puts run this module's code */
+	wait_var_event(&ovpop_test_late_pending,
+		       !atomic_read(&ovpop_test_late_pending));
+	destroy_workqueue(ovpop_test_wq);
 }
 module_exit(ovpop_testdrv_exit);
 
