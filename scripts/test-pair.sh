@@ -25,10 +25,14 @@
 # 3600 in the debug lane), OVPOP_KERNEL (6.12), OVPOP_VARIANT (kernel config
 # variant; "debug" is the debug lane: one test boot with ovpop_lane=debug,
 # which adds the stress tests and the kmemleak scan, and no control boot),
+# OVPOP_STRESS (run the stress tests with this many add-on board cycles;
+# $debug_cycles by default in the debug lane, where every removal of the
+# board waits 1-4 s for its regulator's delayed release),
 # OVPOP_VERBOSE=1 (show the consoles), OVPOP_MODES (boots to run, default
 # "test control"; for debugging the rig), OVPOP_ONLY (a comma-separated list
 # of guest scripts to run, e.g. "fuzz,kmemleak"; for quick work).
 set -u
+debug_cycles=100
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -209,9 +213,14 @@ if [ "${OVPOP_VARIANT:-}" = debug ]; then
 	# loglevel=4: errors reach the console, also if the guest hangs
 	# before it dumps its log (KASAN and kmemleak report at KERN_ERR)
 	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }loglevel=4 ovpop_lane=debug"
+	OVPOP_STRESS=${OVPOP_STRESS:-$debug_cycles}
 	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-3600}
 	export OVPOP_APPEND OVPOP_TIMEOUT
 	modes=${OVPOP_MODES:-test}
+fi
+if [ -n "${OVPOP_STRESS:-}" ]; then
+	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_stress=$OVPOP_STRESS"
+	export OVPOP_APPEND
 fi
 for mode in $modes; do
 	case $mode in

@@ -5,8 +5,9 @@
 #   run.sh test      load ovpop.ko and the test drivers; run scenario-*.sh,
 #                    iface-*.sh, badinput.sh, fuzz.sh, kunit.sh and, last
 #                    (it may lock the kernel down), security.sh. With
-#                    ovpop_lane=debug on the kernel command line (the debug
-#                    lane) also stress-*.sh and then kmemleak.sh
+#                    ovpop_stress=N on the kernel command line also
+#                    stress-*.sh (N add-on board cycles); with
+#                    ovpop_lane=debug (the debug lane) kmemleak.sh after them
 #   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
 #                    only scenario-*.sh (each is expected to fail there)
 #   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
@@ -25,13 +26,16 @@ export OV_MODE
 
 lane=
 only=
+OV_STRESS=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case $arg in
 	ovpop_lane=debug) lane=debug ;;
 	ovpop_only=*) only=",${arg#ovpop_only=}," ;; # for quick work
+	ovpop_stress=*) OV_STRESS=${arg#ovpop_stress=} ;;
 	esac
 done
+export OV_STRESS	# stress-cycles.sh: how many cycles
 # seconds per script; the debug lane's kernel is several times slower
 tmo=300
 [ "$lane" = debug ] && tmo=1800
@@ -41,7 +45,8 @@ test)
 	params=
 	scripts="$here/scenario-*.sh $here/iface-*.sh $here/badinput.sh"
 	scripts="$scripts $here/fuzz.sh $here/kunit.sh"
-	[ "$lane" = debug ] && scripts="$scripts $here/stress-*.sh $here/kmemleak.sh"
+	[ -n "$OV_STRESS" ] && scripts="$scripts $here/stress-*.sh"
+	[ "$lane" = debug ] && scripts="$scripts $here/kmemleak.sh"
 	scripts="$scripts $here/security.sh"
 	;;
 control)
@@ -123,8 +128,10 @@ for s in $list; do
 	i=$((i + 1))
 	name=${s##*/}
 	name=${name%.sh}
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	timeout "$tmo" sh "$s" 2>"$errf"
 	src=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	if [ "$src" -eq 0 ]; then
 		echo "ok $i $name"
 	else
@@ -132,6 +139,8 @@ for s in $list; do
 		rc=1
 	fi
 	sed "s/^/# $name: /" "$errf"
+	awk -v a="$t0" -v b="$t1" -v n="$name" \
+		'BEGIN { printf "# %s: %.1f s\n", n, b - a }'
 	if [ "$src" -gt 1 ]; then
 		echo "# $name: exit status $src (a timeout after ${tmo}s kills it)"
 	fi

@@ -1,16 +1,17 @@
 #!/bin/sh
-# Stress (debug lane): 1000 apply/remove cycles of the add-on board overlay
-# (a bus with a PL061, GPIO LEDs and a fixed regulator: AMBA and platform
-# devices, drivers binding and unbinding). Every cycle must apply and
-# remove; afterwards nothing is left and MemAvailable and Slab moved by at
-# most 1 MiB (measured after one warm-up cycle, once delayed releases ran).
+# Stress: $OV_STRESS (ovpop_stress= on the kernel command line, run.sh)
+# apply/remove cycles of the add-on board overlay (a bus with a PL061, GPIO
+# LEDs and a fixed regulator: AMBA and platform devices, drivers binding and
+# unbinding). Every cycle must apply and remove; afterwards nothing is left
+# and MemAvailable and Slab moved by at most 1 MiB (measured after one
+# warm-up cycle, once delayed releases ran).
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-cycles=1000
+cycles=${OV_STRESS:-1000}
 snap="$OV_TMP/stress-cycles.snap"
 
 # shellcheck disable=SC2317 # run by ktap_end
