@@ -132,4 +132,10 @@ static inline void ovpop_compat_make_bus_id(struct device *dev)
 #define OVPOP_CFS_CONST
 #endif
 
+/*
+ * of_resolve_phandles() is exported (EXPORT_SYMBOL_GPL) in every supported
+ * release, 6.1 to 7.3, but declared only in drivers/of/of_private.h.
+ */
+int of_resolve_phandles(struct device_node *tree);
+
 #endif /* _OVPOP_COMPAT_H */

@@ -171,7 +171,12 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 			      size_t size, struct device_node *base)
 {
 	int ret, rm, id = 0;
+	char msg[96];
 
+	ret = ovpop_precheck(blob, size, base, msg, sizeof(msg));
+	if (ret)
+		return ovpop_fail(it, ret, "cannot be applied: %s",
+				  ret == -EINVAL ? msg : "out of memory");
 	ovpop_layer_record(&it->layer);
 	ret = ovpop_compat_overlay_apply(blob, size, &id, base);
 	ovpop_layer_record_end(&it->layer);

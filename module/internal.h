@@ -138,6 +138,10 @@ void ovpop_release_note(struct device_node *np);
 /* blob.c */
 int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len);
 
+/* precheck.c */
+int ovpop_precheck(const void *blob, size_t size, struct device_node *base,
+		   char *msg, size_t msg_len);
+
 /* configfs.c */
 int ovpop_configfs_init(void);
 void ovpop_configfs_exit(void);

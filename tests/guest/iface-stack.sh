@@ -14,7 +14,7 @@ snap="$OV_TMP/iface-stack.snap"
 
 # shellcheck disable=SC2317 # run by ktap_end
 cleanup() {
-	ov_remove existing-bus-children existing-bus periphid rtc
+	ov_remove existing-bus-children existing-bus periphid conflict rtc
 	rm -f "$snap"
 }
 
@@ -43,5 +43,18 @@ ktap_check rmdir_older_independent ov_remove rtc
 check_gone rtc_gone /rtc@9010000
 check_bound other_stays amba /ovpop-periphid@c000000 ovpop-test-amba
 ktap_check rmdir_newer ov_remove periphid
+
+# A refused overlay leaves the stack as it was: the one applied before it
+# can still be removed, although the kernel fails to build the refused one
+# with entries on / (which, kept in its list, would block every removal).
+ktap_check apply_before_refused ov_apply_dtbo rtc
+mkdir "$OV_CFS/conflict"
+cat "$OVPOP_DIR/overlays/broken/dup-root-property.dtbo" >"$OV_CFS/conflict/dtbo"
+ktap_eq conflict_refused unapplied "$(ov_status conflict)"
+ktap_match conflict_error_names_it 'two fragments set ovpop,conflict of /$' \
+	"$(cat "$OV_CFS/conflict/error")"
+ktap_check conflict_rmdir rmdir "$OV_CFS/conflict"
+ktap_check rmdir_after_refused ov_remove rtc
+check_gone rtc_gone_after_refused /rtc@9010000
 check_snapshot nothing_left "$snap"
 ktap_end

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Refusing overlays whose changeset the OF core would fail to build.
+ *
+ * of_overlay_fdt_apply() registers an overlay before it builds its
+ * changeset. If the build fails (two fragments set the same property or add
+ * the same node, a fragment changes #address-cells or #size-cells, a label
+ * is in the live tree already), the half-built changeset stays in the
+ * core's list: of_overlay_remove() fails to revert entries that were never
+ * applied ("Error reverting changeset"), its memory is lost, and its entries
+ * block the removal of every overlay applied before it that they cover (an
+ * entry on / blocks them all). So the loader looks for these conflicts
+ * first, on a resolved copy of the overlay and by the core's rules
+ * (init_overlay_changeset(), build_changeset() and add_changeset_property()
+ * in drivers/of/overlay.c), and refuses the overlay with what conflicts.
+ * Errors the core finds before the build (an unresolved label, a missing
+ * target) are left to the core: it fails them without side effects.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/of.h>
+#include <linux/of_fdt.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "compat.h"
+#include "internal.h"
+
+/* A changeset entry the core would make: a node added, or a property set */
+struct ovpop_pc_entry {
+	char *path;
+	const char *prop;	/* NULL: the node is added */
+};
+
+struct ovpop_pc {
+	struct ovpop_pc_entry *e;
+	unsigned int n;
+	char *msg;
+	size_t msg_len;
+};
+
+static int ovpop_pc_add(struct ovpop_pc *pc, const char *path, const char *prop)
+{
+	struct ovpop_pc_entry *e;
+
+	e = krealloc_array(pc->e, pc->n + 1, sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	pc->e = e;
+	e[pc->n].path = kstrdup(path, GFP_KERNEL);
+	if (!e[pc->n].path)
+		return -ENOMEM;
+	e[pc->n++].prop = prop;
+	return 0;
+}
+
+/* The core skips these on nodes of the live tree */
+static bool ovpop_pc_skipped(const char *name)
+{
+	return !strcmp(name, "name") || !strcmp(name, "phandle") ||
+	       !strcmp(name, "linux,phandle");
+}
+
+/* Properties of @ov set on @live (NULL: a new node, no conflict of its own) */
+static int ovpop_pc_props(struct ovpop_pc *pc, struct device_node *ov,
+			  struct device_node *live, const char *path)
+{
+	struct property *p, *lp;
+	int ret;
+
+	if (!live)
+		return 0;
+	for_each_property_of_node(ov, p) {
+		if (ovpop_pc_skipped(p->name))
+			continue;
+		lp = of_find_property(live, p->name, NULL);
+		if (lp && (!strcmp(p->name, "#address-cells") ||
+			   !strcmp(p->name, "#size-cells"))) {
+			if (lp->length != p->length ||
+			    memcmp(lp->value, p->value, p->length)) {
+				snprintf(pc->msg, pc->msg_len, "changes %s of %s",
+					 p->name, path);
+				return -EINVAL;
+			}
+			continue;	/* same value: no entry */
+		}
+		ret = ovpop_pc_add(pc, path, p->name);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The child of @live that @ov names (a reference), as add_changeset_node() */
+static struct device_node *ovpop_pc_live_child(struct device_node *live,
+					       struct device_node *ov)
+{
+	const char *name = kbasename(ov->full_name);
+	struct device_node *child;
+
+	if (!live)
+		return NULL;
+	for_each_child_of_node(live, child)
+		if (!of_node_cmp(name, kbasename(child->full_name)))
+			return child;
+	return NULL;
+}
+
+/* The entries of overlay node @ov applied at @path (@live, if it exists) */
+static int ovpop_pc_walk(struct ovpop_pc *pc, struct device_node *ov,
+			 struct device_node *live, const char *path)
+{
+	struct device_node *child, *lchild;
+	char *cpath;
+	int ret;
+
+	ret = ovpop_pc_props(pc, ov, live, path);
+	for_each_child_of_node(ov, child) {
+		if (ret) {
+			of_node_put(child);
+			break;
+		}
+		cpath = kasprintf(GFP_KERNEL, "%s/%s", strcmp(path, "/") ? path : "",
+				  kbasename(child->full_name));
+		if (!cpath) {
+			ret = -ENOMEM;
+			continue;
+		}
+		lchild = ovpop_pc_live_child(live, child);
+		if (!lchild)
+			ret = ovpop_pc_add(pc, cpath, NULL);
+		if (!ret)
+			ret = ovpop_pc_walk(pc, child, lchild, cpath);
+		of_node_put(lchild);
+		kfree(cpath);
+	}
+	return ret;
+}
+
+/* As find_target(): a reference to the live node, or NULL */
+static struct device_node *ovpop_pc_target(struct device_node *frag,
+					   struct device_node *base)
+{
+	struct device_node *np;
+	const char *path;
+	char *full;
+	u32 val;
+
+	if (!of_property_read_u32(frag, "target", &val))
+		return of_find_node_by_phandle(val);
+	if (of_property_read_string(frag, "target-path", &path))
+		return NULL;
+	if (!base)
+		return of_find_node_by_path(path);
+	full = kasprintf(GFP_KERNEL, "%pOF%s", base, path);
+	if (!full)
+		return NULL;
+	np = of_find_node_by_path(full);
+	kfree(full);
+	return np;
+}
+
+/* Labels: the core refuses one that the live tree has */
+static int ovpop_pc_symbols(struct ovpop_pc *pc, struct device_node *root)
+{
+	struct device_node *ov, *live;
+	struct property *p;
+	int ret = 0;
+
+	ov = of_get_child_by_name(root, "__symbols__");
+	live = of_find_node_by_path("/__symbols__");
+	if (ov && live) {
+		for_each_property_of_node(ov, p) {
+			if (ovpop_pc_skipped(p->name) || !of_find_property(live, p->name, NULL))
+				continue;
+			snprintf(pc->msg, pc->msg_len,
+				 "label %s is in the live tree already", p->name);
+			ret = -EINVAL;
+			break;
+		}
+	}
+	of_node_put(live);
+	of_node_put(ov);
+	return ret;
+}
+
+/*
+ * The fragments' entries: 1 if a target is missing (the core refuses the
+ * overlay before it builds anything), else 0 or an error.
+ */
+static int ovpop_pc_fragments(struct ovpop_pc *pc, struct device_node *root,
+			      struct device_node *base)
+{
+	struct device_node *frag, *ov, *target;
+	char *path;
+	int ret = 0;
+
+	for_each_child_of_node(root, frag) {
+		ov = of_get_child_by_name(frag, "__overlay__");
+		if (!ov)
+			continue;
+		target = ovpop_pc_target(frag, base);
+		/* %pOF prints the root as "" */
+		path = !target ? NULL : target->parent ?
+			kasprintf(GFP_KERNEL, "%pOF", target) : kstrdup("/", GFP_KERNEL);
+		if (!target)
+			ret = 1;
+		else if (!path)
+			ret = -ENOMEM;
+		else
+			ret = ovpop_pc_walk(pc, ov, target, path);
+		kfree(path);
+		of_node_put(target);
+		of_node_put(ov);
+		if (ret) {
+			of_node_put(frag);
+			break;
+		}
+	}
+	return ret;
+}
+
+static int ovpop_pc_cmp(const void *a, const void *b)
+{
+	const struct ovpop_pc_entry *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	if (c)
+		return c;
+	if (!x->prop || !y->prop)
+		return !!x->prop - !!y->prop;
+	return strcmp(x->prop, y->prop);
+}
+
+/* As changeset_dup_entry_check(): one entry per node and per property */
+static int ovpop_pc_dups(struct ovpop_pc *pc)
+{
+	struct ovpop_pc_entry *e = pc->e;
+	unsigned int i;
+
+	sort(e, pc->n, sizeof(*e), ovpop_pc_cmp, NULL);
+	for (i = 1; i < pc->n; i++) {
+		if (ovpop_pc_cmp(&e[i - 1], &e[i]))
+			continue;
+		if (e[i].prop)
+			snprintf(pc->msg, pc->msg_len,
+				 "two fragments set %s of %s", e[i].prop, e[i].path);
+		else
+			snprintf(pc->msg, pc->msg_len,
+				 "two fragments add %s", e[i].path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * ovpop_precheck() - finds what would make the core fail to build an overlay
+ * @blob: the overlay, checked by ovpop_blob_check(); not changed
+ * @size: its size
+ * @base: the node target-path properties are relative to, or NULL
+ * @msg: buffer for the conflict
+ * @msg_len: its size
+ *
+ * Works on a copy: unflattened, its phandles resolved against the live
+ * tree. The caller holds ovpop_stack_lock, so no apply through the loader
+ * changes the live tree meanwhile.
+ *
+ * Return: 0 if the core can build the overlay's changeset, or if it will
+ * refuse the overlay before building it; -EINVAL with @msg set for a
+ * conflict; -ENOMEM.
+ */
+int ovpop_precheck(const void *blob, size_t size, struct device_node *base,
+		   char *msg, size_t msg_len)
+{
+	struct ovpop_pc pc = { .msg = msg, .msg_len = msg_len };
+	struct device_node *root = NULL;
+	void *copy, *mem;
+	int ret;
+
+	lockdep_assert_held(&ovpop_stack_lock);
+	copy = kmemdup(blob, size, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	mem = of_fdt_unflatten_tree(copy, NULL, &root);
+	if (!mem || !root) {
+		ret = mem ? 0 : -ENOMEM;	/* the core will say */
+		goto out_copy;
+	}
+	ret = of_resolve_phandles(root);
+	if (ret) {
+		ret = 0;			/* refused before the build */
+		goto out_mem;
+	}
+	ret = ovpop_pc_fragments(&pc, root, base);
+	if (!ret)
+		ret = ovpop_pc_symbols(&pc, root);
+	if (!ret)
+		ret = ovpop_pc_dups(&pc);
+	if (ret > 0)
+		ret = 0;
+	while (pc.n)
+		kfree(pc.e[--pc.n].path);
+	kfree(pc.e);
+out_mem:
+	kfree(mem);
+out_copy:
+	kfree(copy);
+	return ret;
+}
