@@ -9,7 +9,8 @@
 # - malformed blobs made from overlays/fuzz-seed.dtso by ovpop-tool corpus
 #   (truncated, bad magic, sizes, offsets, tokens, empty, oversize, ...).
 # Also path: a name outside the firmware search path, a missing file.
-# Prints "# bad inputs: N refused, N not" and the memory figures.
+# Prints "# bad inputs: N refused, N not" and the memory figures; Slab may
+# grow by at most 1 MiB (ov_check_slab).
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
@@ -115,4 +116,5 @@ ov_console_restore
 mem1=$(ov_mem)
 ktap_diag "bad inputs: $good refused, $bad not (of $n)"
 ktap_diag "memory (MemAvailable Slab, KiB): before $mem0, after $mem1"
+ov_check_slab slab_within_1MiB "$mem0" "$mem1"
 ktap_end

@@ -28,8 +28,11 @@ if [ "$n" -eq 0 ]; then
 	ktap_ok no_leaks
 else
 	ktap_fail no_leaks "$n suspected leak(s)"
-	printf '%s\n' "$report" | head -n 60 | while IFS= read -r l; do
+	# not a pipeline: ktap_diag must run in this shell
+	printf '%s\n' "$report" | head -n 80 >"$OV_TMP/kmemleak.report"
+	while IFS= read -r l; do
 		ktap_diag "$l"
-	done
+	done <"$OV_TMP/kmemleak.report"
+	rm -f "$OV_TMP/kmemleak.report"
 fi
 ktap_end

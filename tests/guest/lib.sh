@@ -24,6 +24,11 @@
 #                              equals FILE, else prints the differences on
 #                              one line
 #   ov_mem                     "MemAvailable Slab" in KiB
+#   ov_check_slab NAME BEFORE AFTER
+#                              a case: Slab (of two ov_mem results) grew by
+#                              at most 1 MiB; skipped in the debug lane,
+#                              where KASAN's quarantine holds freed objects
+#                              (kmemleak.sh checks for leaks there)
 #   ov_console_quiet / ov_console_restore
 #                              keep the console to emergencies while a test
 #                              makes the kernel log thousands of errors (the
@@ -227,6 +232,16 @@ ov_mem() {
 	done
 	awk '$1 == "MemAvailable:" { a = $2 } $1 == "Slab:" { s = $2 }
 		END { print a, s }' /proc/meminfo
+}
+
+ov_check_slab() {
+	if [ "${OV_LANE:-}" = debug ]; then
+		ktap_skip "$1" "KASAN's quarantine holds freed objects"
+		return 0
+	fi
+	# shellcheck disable=SC2086 # two numbers each
+	set -- "$1" $2 $3
+	ktap_check "$1" [ $(($5 - $3)) -le 1024 ]
 }
 
 # The dangling alarmtimer device that the first removed RTC leaves behind,

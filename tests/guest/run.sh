@@ -36,6 +36,8 @@ for arg in $cmdline; do
 	esac
 done
 export OV_STRESS	# stress-cycles.sh: how many cycles
+OV_LANE=$lane		# lib.sh: ov_check_slab
+export OV_LANE
 # seconds per script; the debug lane's kernel is several times slower
 tmo=300
 [ "$lane" = debug ] && tmo=1800
