@@ -284,9 +284,9 @@ int ovpop_precheck(const void *blob, size_t size, struct device_node *base,
 	if (!copy)
 		return -ENOMEM;
 	mem = of_fdt_unflatten_tree(copy, NULL, &root);
-	if (!mem || !root) {
-		ret = mem ? 0 : -ENOMEM;	/* the core will say */
-		goto out_copy;
+	if (!root) {
+		ret = 0;			/* the core will say */
+		goto out_mem;
 	}
 	ret = of_resolve_phandles(root);
 	if (ret) {
@@ -305,7 +305,6 @@ int ovpop_precheck(const void *blob, size_t size, struct device_node *base,
 	kfree(pc.e);
 out_mem:
 	kfree(mem);
-out_copy:
 	kfree(copy);
 	return ret;
 }
