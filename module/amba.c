@@ -72,6 +72,7 @@ struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
 	if (ret) {
 		pr_err("%pOF: cannot add AMBA device %pR: %d\n", np, &adev->res,
 		       ret);
+		ovpop_device_drop_node(&adev->dev);
 		goto err_put;
 	}
 	return &adev->dev;

@@ -50,10 +50,31 @@ static struct device *ovpop_platform_create(struct device_node *np,
 		pr_err("%pOF: cannot add platform device: %d\n", np, ret);
 		/* the release would kfree() it: it is the caller's */
 		pdev->dev.platform_data = NULL;
+		ovpop_device_drop_node(&pdev->dev);
 		platform_device_put(pdev);
 		return ERR_PTR(ret);
 	}
 	return &pdev->dev;
+}
+
+/**
+ * ovpop_device_drop_node() - drops a device's node reference now
+ * @dev: a platform device from of_device_alloc(), or an AMBA device that
+ *	 went through amba_device_add(); its release would drop the reference
+ *
+ * The device may outlive its last put (someone holds it, an open sysfs
+ * file; DEBUG_KOBJECT_RELEASE delays every release), but an overlay's nodes
+ * must hold no other references when the OF core frees its changeset right
+ * after the notification that removed (or failed to create) the device.
+ * Otherwise the core reports a leak and later prints a node whose parent
+ * is already freed (measured in the debug lane).
+ */
+void ovpop_device_drop_node(struct device *dev)
+{
+	struct device_node *np = dev->of_node;
+
+	device_set_node(dev, NULL);	/* the releases put dev->of_node/fwnode */
+	of_node_put(np);
 }
 
 /**
@@ -90,15 +111,11 @@ struct device *ovpop_device_create(struct device_node *np,
  * platform_data pointer is cleared before the final put when it is
  * @pdata, since platform_device_release() would kfree() it.
  *
- * The device's node reference is dropped here, not by the device's release:
- * the device may outlive device_del() (someone holds it, an open sysfs file;
- * DEBUG_KOBJECT_RELEASE delays every release), and an overlay's nodes must
- * hold no other references when the OF core frees its changeset after this
- * notification. Otherwise the core reports a leak and later prints a node
- * whose parent is already freed (measured in the debug lane). An AMBA
- * device's memory range is released here for the same reason (its release
- * would do it, and skips it once done): platform devices release theirs in
- * device_del().
+ * The device's node reference is dropped here, not by the device's release
+ * (ovpop_device_drop_node() says why). An AMBA device's memory range is
+ * released here too (its release would do it, and skips it once done), so
+ * that the same overlay can come back at once: platform devices release
+ * theirs in device_del().
  */
 void ovpop_device_destroy(struct device *dev, void *pdata)
 {
@@ -106,7 +123,6 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
 	struct amba_device *adev;
 
 	device_del(dev);
-	/* likewise its range: the same overlay may come back before that */
 	if (dev->bus == &amba_bustype) {
 		adev = to_amba_device(dev);
 		if (adev->res.parent)
@@ -116,8 +132,7 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
 	of_node_clear_flag(np, OF_POPULATED);
 	if (dev->platform_data == pdata)
 		dev->platform_data = NULL;
-	device_set_node(dev, NULL);	/* the releases put dev->of_node/fwnode */
-	of_node_put(np);
+	ovpop_device_drop_node(dev);
 	put_device(dev);
 }
 

@@ -86,6 +86,7 @@ struct device *ovpop_device_create(struct device_node *np,
 				   const struct of_dev_auxdata *aux,
 				   struct device *parent);
 void ovpop_device_destroy(struct device *dev, void *pdata);
+void ovpop_device_drop_node(struct device *dev);
 struct device *ovpop_find_kernel_device(struct device_node *np);
 
 /* notify.c */
