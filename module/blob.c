@@ -9,13 +9,16 @@
  * with a message that says what is wrong and where, so that a damaged file
  * never changes the live tree.
  *
- * One check is about content: the resolver (of_resolve_phandles()) runs
- * strlen() over each value of /__fixups__, so a value without its final NUL
- * makes it read past the property (KASAN: slab-out-of-bounds, found by
- * tests/guest/fuzz.sh on the debug lane).
+ * Some checks are about content, for values the OF core reads with strlen()
+ * and so past the property if the final NUL is missing (KASAN:
+ * slab-out-of-bounds, found by tests/guest/fuzz.sh on the debug lane): each
+ * value of /__fixups__ (of_resolve_phandles()), and the string properties
+ * that matching and device creation read (of_device_is_compatible() walks
+ * "compatible" with of_prop_next_string(), for one).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kernel.h>
 #include <linux/libfdt.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -100,6 +103,23 @@ static int ovpop_fdt_close(struct ovpop_fdt_walk *w)
 	return ret;
 }
 
+/* Properties that must be strings, in any node */
+static const char * const ovpop_fdt_strings[] = {
+	"compatible", "status", "device_type", "name", "target-path",
+};
+
+/* A property value the core reads as string(s) ends in NUL */
+static bool ovpop_fdt_unterminated(const struct ovpop_fdt_walk *w,
+				   const char *name, const char *value, u32 len)
+{
+	if (w->stack[w->depth].fixups)
+		return len && value[len - 1];	/* an empty list is none */
+	if (match_string(ovpop_fdt_strings, ARRAY_SIZE(ovpop_fdt_strings),
+			 name) < 0)
+		return false;
+	return !len || value[len - 1];
+}
+
 /* A NUL-terminated string at @s of at most @max bytes, or NULL */
 static const char *ovpop_fdt_str(const char *s, u32 max)
 {
@@ -155,8 +175,8 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 				     w->strings_size - nameoff);
 		if (!name)
 			return ovpop_fdt_bad(w, "unterminated property name");
-		if (w->stack[w->depth].fixups && len && p[12 + len - 1])
-			return ovpop_fdt_bad(w, "a /__fixups__ value that is not a string");
+		if (ovpop_fdt_unterminated(w, name, p + 12, len))
+			return ovpop_fdt_bad(w, "a string property without its final NUL");
 		if (ovpop_fdt_add(w, name, false))
 			return -ENOMEM;
 		w->off += 12 + ALIGN(len, 4);

@@ -151,12 +151,26 @@ static size_t first_value_of(const struct blob *b, const char *name)
 	return off + 12 < b->n && get32(b, off) == T_PROP ? off + 12 : 0;
 }
 
+/* Offset of the value of the first property named @name, or 0 */
+static size_t prop_value_named(const struct blob *b, const char *name)
+{
+	size_t strings = get32(b, H_OFF_STRINGS), off;
+	int i;
+
+	for (i = 0; (off = find_token(b, T_PROP, i)); i++)
+		if (strings + get32(b, off + 8) + strlen(name) < b->n &&
+		    !strcmp((const char *)b->d + strings + get32(b, off + 8), name))
+			return off + 12;
+	return 0;
+}
+
 /* The named cases: what each breaks is in its name */
 static int corpus(const struct blob *s, const char *dir, size_t maxsize)
 {
 	size_t n = s->n, prop = find_token(s, T_PROP, 0);
 	size_t plen = 12 + ((get32(s, prop + 4) + 3) & ~(size_t)3);
 	size_t fixup = first_value_of(s, "__fixups__");
+	size_t compat = prop_value_named(s, "compatible");
 	size_t last_end = 0, off;
 	struct blob b;
 	int i, count = 0;
@@ -195,11 +209,13 @@ static int corpus(const struct blob *s, const char *dir, size_t maxsize)
 	     put32(&b, get32(s, H_OFF_STRUCT) + get32(s, H_SIZE_STRUCT) - 4,
 		   T_END));
 	CASE("dup-prop-record", n + plen, dup_record(&b, s, prop, plen));
-	if (!fixup)
-		die("the seed has no __fixups__");
-	/* the resolver strlen()s these values: the NUL ends the property */
+	if (!fixup || !compat)
+		die("the seed has no __fixups__ or no compatible");
+	/* the core strlen()s these values: the NUL ends the property */
 	CASE("fixup-unterminated", n,
 	     b.d[fixup + get32(s, fixup - 8) - 1] = ':');
+	CASE("compatible-unterminated", n,
+	     b.d[compat + get32(s, compat - 8) - 1] = 'x');
 	CASE("zeroes", 4096, memset(b.d, 0, b.n));
 	CASE("random", 4096, for (off = 0; off < b.n; off++)
 		b.d[off] = (unsigned char)(off * 2654435761u >> 13));
