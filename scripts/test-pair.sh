@@ -196,7 +196,8 @@ $line"
 	done <"$work/$mode.scan"
 	name="dmesg ($mode boot): no unexpected kernel reports"
 	if [ "$nbad" -eq 0 ]; then
-		case_pass "$name"
+		nexp=$(grep -c '^report	' "$work/$mode.scan")
+		case_pass "$name (0 unexpected, $nexp announced by tests)"
 	else
 		printf '%s\n' "$bad" | sed '1d' >"$work/$mode.reports"
 		case_fail "$name" "$nbad unexpected line(s) (all in $work/$mode.reports):" \
