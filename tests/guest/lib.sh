@@ -226,12 +226,19 @@ ov_console_restore() {
 # ov_mem: "MemAvailable Slab" in KiB, from /proc/meminfo, after the slab
 # caches were shrunk (with KASAN, that also empties its quarantine of freed
 # objects, which would otherwise count as slab).
+# MemAvailable counts the free pages that the page allocator keeps in its
+# per-CPU lists as used, and those lists change by a MiB or more from one
+# moment to the next: they are added back (/proc/zoneinfo's "count:" of
+# each pageset, in pages).
 ov_mem() {
 	for ov__s in /sys/kernel/slab/*/shrink; do
 		[ -w "$ov__s" ] && echo 1 >"$ov__s" 2>/dev/null
 	done
-	awk '$1 == "MemAvailable:" { a = $2 } $1 == "Slab:" { s = $2 }
-		END { print a, s }' /proc/meminfo
+	ov__pcp=$(awk '$1 == "count:" { n += $2 } END { print n + 0 }' /proc/zoneinfo)
+	ov__kib=$(awk '$1 == "KernelPageSize:" { print $2; exit }' /proc/self/smaps)
+	awk -v pcp="$((ov__pcp * ${ov__kib:-4}))" \
+		'$1 == "MemAvailable:" { a = $2 } $1 == "Slab:" { s = $2 }
+		END { print a + pcp, s }' /proc/meminfo
 }
 
 ov_check_slab() {
