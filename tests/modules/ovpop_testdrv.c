@@ -232,7 +232,7 @@ static int __init ovpop_testdrv_init(void)
 {
 	int ret;
 
-	ovpop_test_wq = alloc_workqueue("ovpop_test", 0, 0);
+	ovpop_test_wq = alloc_workqueue("ovpop_test", WQ_UNBOUND, 0);
 	if (!ovpop_test_wq)
 		return -ENOMEM;
 
