@@ -45,8 +45,9 @@ check_bound other_stays amba /ovpop-periphid@c000000 ovpop-test-amba
 ktap_check rmdir_newer ov_remove periphid
 
 # A refused overlay leaves the stack as it was: the one applied before it
-# can still be removed, although the kernel fails to build the refused one
-# with entries on / (which, kept in its list, would block every removal).
+# can still be removed. Given to the kernel, the refused one would fail in
+# its build and stay in its list with entries on /, blocking every removal
+# (module/precheck.c refuses it first).
 ktap_check apply_before_refused ov_apply_dtbo rtc
 mkdir "$OV_CFS/conflict"
 cat "$OVPOP_DIR/overlays/broken/dup-root-property.dtbo" >"$OV_CFS/conflict/dtbo"
