@@ -89,6 +89,14 @@ void ovpop_release_note(struct device_node *np)
 	nodes[ovpop_removal.n++].entries = entries;
 }
 
+/* Forgets the noted nodes: they may be freed once the removal is over */
+static void ovpop_release_forget(void)
+{
+	kfree(ovpop_removal.nodes);
+	ovpop_removal.nodes = NULL;
+	ovpop_removal.n = 0;
+}
+
 /* Waits until every detached node holds only its entries' references */
 static void ovpop_release_wait(void)
 {
@@ -122,9 +130,7 @@ static int ovpop_overlay_notify(struct notifier_block *nb,
 	    READ_ONCE(ovpop_removal.task) != current)
 		return NOTIFY_OK;
 	ovpop_release_wait();
-	kfree(ovpop_removal.nodes);
-	ovpop_removal.nodes = NULL;
-	ovpop_removal.n = 0;
+	ovpop_release_forget();
 	return NOTIFY_OK;
 }
 
@@ -153,10 +159,7 @@ int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id)
 	WRITE_ONCE(ovpop_removal.task, current);
 	ret = of_overlay_remove(ovcs_id);
 	WRITE_ONCE(ovpop_removal.task, NULL);
-	/* a failed removal notifies no POST_REMOVE */
-	kfree(ovpop_removal.nodes);
-	ovpop_removal.nodes = NULL;
-	ovpop_removal.n = 0;
+	ovpop_release_forget();	/* a failed removal notifies no POST_REMOVE */
 	ovpop_removal.layer = NULL;
 	return ret;
 }
