@@ -42,7 +42,8 @@ static const struct of_device_id ovpop_skipped_nodes[] = {
 DEFINE_MUTEX(ovpop_lock);
 /* Protected by ovpop_lock */
 static LIST_HEAD(ovpop_pops);
-static DEFINE_HASHTABLE(ovpop_table, 10);
+static DEFINE_HASHTABLE(ovpop_table, 12);
+static unsigned int ovpop_ndevices;	/* records in ovpop_table */
 
 static struct kmem_cache *ovpop_node_cache;
 
@@ -172,6 +173,23 @@ bool ovpop_in_population(struct device_node *np)
 	return true;
 }
 
+/**
+ * ovpop_core_devices() - how many devices ovpop has created and not destroyed
+ * @bytes: set to the memory their records take
+ *
+ * Return: the number of records in the node table.
+ */
+unsigned int ovpop_core_devices(size_t *bytes)
+{
+	unsigned int n;
+
+	mutex_lock(&ovpop_lock);
+	n = ovpop_ndevices;
+	mutex_unlock(&ovpop_lock);
+	*bytes = (size_t)n * kmem_cache_size(ovpop_node_cache);
+	return n;
+}
+
 /* As the kernel's of_dev_lookup(): compatible + reg[0], then compatible only */
 static const struct of_dev_auxdata *
 ovpop_auxdata(const struct of_dev_auxdata *lookup, struct device_node *np)
@@ -223,6 +241,7 @@ static int ovpop_link(struct ovpop_pop *pop, struct ovpop_node *rec,
 		rec->parent = prec;
 		list_add_tail(&rec->sibling, &prec->children);
 		hash_add(ovpop_table, &rec->hash, (unsigned long)np);
+		ovpop_ndevices++;
 	} else {
 		ret = -ENODEV;
 	}
@@ -236,6 +255,7 @@ static void ovpop_unhash(struct ovpop_node *rec)
 	struct ovpop_node *child;
 
 	hash_del(&rec->hash);
+	ovpop_ndevices--;
 	list_for_each_entry(child, &rec->children, sibling)
 		ovpop_unhash(child);
 }

@@ -136,21 +136,85 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
 	put_device(dev);
 }
 
+/*
+ * The kernel's device found last for a node, with a reference: the
+ * children an overlay adds under a bus the kernel populated are notified
+ * one after the other, and each would otherwise walk the bus (as the
+ * kernel's own of_platform_notify() does, which makes its apply quadratic).
+ * ovpop_kdev_lock protects both; it is taken alone (never with ovpop_lock).
+ * The reference is dropped when the node or any node is detached, when the
+ * device is found unregistered, at the end of every overlay apply and
+ * removal, and at exit: it never pins a node an overlay removes.
+ */
+static DEFINE_MUTEX(ovpop_kdev_lock);
+static struct device_node *ovpop_kdev_np;	/* compared only */
+static struct device *ovpop_kdev;
+
+static struct device *ovpop_kdev_cached(struct device_node *np)
+{
+	struct device *dev = NULL;
+
+	mutex_lock(&ovpop_kdev_lock);
+	if (ovpop_kdev_np == np && device_is_registered(ovpop_kdev) &&
+	    ovpop_kdev->of_node == np)
+		dev = get_device(ovpop_kdev);
+	mutex_unlock(&ovpop_kdev_lock);
+	return dev;
+}
+
+static void ovpop_kdev_cache(struct device_node *np, struct device *dev)
+{
+	struct device *old;
+
+	mutex_lock(&ovpop_kdev_lock);
+	old = ovpop_kdev;
+	ovpop_kdev = get_device(dev);
+	ovpop_kdev_np = np;
+	mutex_unlock(&ovpop_kdev_lock);
+	put_device(old);
+}
+
+/**
+ * ovpop_kernel_device_forget() - drops the last device found, if for a node
+ * @np: the node, or NULL for any
+ */
+void ovpop_kernel_device_forget(struct device_node *np)
+{
+	struct device *old = NULL;
+
+	mutex_lock(&ovpop_kdev_lock);
+	if (!np || np == ovpop_kdev_np) {
+		old = ovpop_kdev;
+		ovpop_kdev = NULL;
+		ovpop_kdev_np = NULL;
+	}
+	mutex_unlock(&ovpop_kdev_lock);
+	put_device(old);
+}
+
 /**
  * ovpop_find_kernel_device() - find a device that ovpop did not create
  * @np: the node
  *
  * Looks on the platform bus, then on the AMBA bus: both walk the bus, so
- * this is only for nodes that are not in ovpop's table.
+ * this is only for nodes that are not in ovpop's table. The device found
+ * last is remembered, so the siblings an overlay adds under one bus walk
+ * it once.
  *
  * Return: the device with a reference the caller drops with put_device(),
  * or NULL.
  */
 struct device *ovpop_find_kernel_device(struct device_node *np)
 {
-	struct platform_device *pdev = of_find_device_by_node(np);
+	struct platform_device *pdev;
+	struct device *dev;
 
-	if (pdev)
-		return &pdev->dev;
-	return bus_find_device_by_of_node(&amba_bustype, np);
+	dev = ovpop_kdev_cached(np);
+	if (dev)
+		return dev;
+	pdev = of_find_device_by_node(np);
+	dev = pdev ? &pdev->dev : bus_find_device_by_of_node(&amba_bustype, np);
+	if (dev)
+		ovpop_kdev_cache(np, dev);
+	return dev;
 }

@@ -76,6 +76,7 @@ int ovpop_node_added(struct device_node *np);
 bool ovpop_remove_node(struct device_node *np);
 void ovpop_remove_below(struct device_node *np);
 bool ovpop_in_population(struct device_node *np);
+unsigned int ovpop_core_devices(size_t *bytes);
 
 /* amba.c */
 struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
@@ -88,6 +89,18 @@ struct device *ovpop_device_create(struct device_node *np,
 void ovpop_device_destroy(struct device *dev, void *pdata);
 void ovpop_device_drop_node(struct device *dev);
 struct device *ovpop_find_kernel_device(struct device_node *np);
+void ovpop_kernel_device_forget(struct device_node *np);
+
+/* stats.c: each stat's count follows it */
+enum ovpop_stat {
+	OVPOP_STAT_ADD,
+	OVPOP_STAT_REMOVE = 2,
+	OVPOP_STAT_NR = 4,
+};
+
+void ovpop_stats_account(enum ovpop_stat stat, u64 ns);
+void ovpop_stats_init(void);
+void ovpop_stats_exit(void);
 
 /* notify.c */
 int ovpop_notify_init(void);
@@ -99,6 +112,8 @@ void ovpop_notify_exit(void);
  * @nodes: the nodes of its changeset entries, as notified: full name, and
  *	   how many entries in a row were on that node
  * @nnodes: number of @nodes
+ * @size: number of @nodes allocated
+ * @last: the node of the last entry recorded; compared, never dereferenced
  * @all: the record is incomplete: treat it as covering every node
  * @pinned: its configfs item is pinned: a later layer covers it
  * @err: the first device-creation error of the apply being recorded, or 0
@@ -110,7 +125,8 @@ struct ovpop_layer {
 		char *path;
 		unsigned int entries;
 	} *nodes;
-	unsigned int nnodes;
+	unsigned int nnodes, size;
+	const struct device_node *last;
 	bool all;
 	bool pinned;
 	int err;
@@ -129,6 +145,7 @@ void ovpop_layer_clear(struct ovpop_layer *l);
 void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned));
 unsigned int ovpop_layer_entries(const struct ovpop_layer *l, const char *path,
 				 unsigned int *hint);
+size_t ovpop_layers_bytes(void);
 
 /* release.c: removing an overlay applied through configfs */
 int ovpop_release_init(void);

@@ -58,9 +58,10 @@ static int __init ovpop_init(void)
 	ret = ovpop_core_init();
 	if (ret)
 		return ret;
+	ovpop_stats_init();
 	ret = ovpop_notify_init();
 	if (ret)
-		goto err_core;
+		goto err_stats;
 	ret = ovpop_release_init();
 	if (ret)
 		goto err_notify;
@@ -78,7 +79,8 @@ err_release:
 	ovpop_release_exit();
 err_notify:
 	ovpop_notify_exit();
-err_core:
+err_stats:
+	ovpop_stats_exit();
 	ovpop_core_exit();
 	return ret;
 }
@@ -90,6 +92,7 @@ static void __exit ovpop_exit(void)
 	ovpop_depopulate_root();
 	ovpop_release_exit();
 	ovpop_notify_exit();
+	ovpop_stats_exit();
 	ovpop_core_exit();
 }
 module_exit(ovpop_exit);

@@ -16,6 +16,7 @@
 
 #include <linux/amba/bus.h>
 #include <linux/device.h>
+#include <linux/ktime.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
 
@@ -58,6 +59,7 @@ static void ovpop_remove_kernel_amba(struct device_node *np)
 
 static int ovpop_notify_remove(struct device_node *np)
 {
+	ovpop_kernel_device_forget(np);
 	if (ovpop_remove_node(np))
 		return NOTIFY_OK;
 	/* Not ours: first take away ours below it, then a kernel AMBA device */
@@ -70,16 +72,26 @@ static int ovpop_reconfig_notify(struct notifier_block *nb,
 				 unsigned long action, void *arg)
 {
 	struct of_reconfig_data *rd = arg;
+	u64 t0;
+	int ret;
 
 	/* every notification is one changeset entry (node or property) */
 	ovpop_layer_note(rd->dn);
-	if (action == OF_RECONFIG_DETACH_NODE)
+	if (action == OF_RECONFIG_DETACH_NODE) {
+		ovpop_kernel_device_forget(NULL);
 		ovpop_release_note(rd->dn);
+	}
 	switch (of_reconfig_get_state_change(action, rd)) {
 	case OF_RECONFIG_CHANGE_ADD:
-		return ovpop_notify_add(rd->dn);
+		t0 = ktime_get_ns();
+		ret = ovpop_notify_add(rd->dn);
+		ovpop_stats_account(OVPOP_STAT_ADD, ktime_get_ns() - t0);
+		return ret;
 	case OF_RECONFIG_CHANGE_REMOVE:
-		return ovpop_notify_remove(rd->dn);
+		t0 = ktime_get_ns();
+		ret = ovpop_notify_remove(rd->dn);
+		ovpop_stats_account(OVPOP_STAT_REMOVE, ktime_get_ns() - t0);
+		return ret;
 	default:
 		return NOTIFY_OK;
 	}
@@ -98,4 +110,5 @@ int ovpop_notify_init(void)
 void ovpop_notify_exit(void)
 {
 	of_reconfig_notifier_unregister(&ovpop_reconfig_nb);
+	ovpop_kernel_device_forget(NULL);
 }

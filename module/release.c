@@ -52,7 +52,7 @@ static struct {
 	struct task_struct *task;
 	const struct ovpop_layer *layer;
 	struct ovpop_detached *nodes;
-	unsigned int n, hint;
+	unsigned int n, size, hint;
 } ovpop_removal;
 
 /**
@@ -66,7 +66,7 @@ static struct {
 void ovpop_release_note(struct device_node *np)
 {
 	struct ovpop_detached *nodes;
-	unsigned int entries;
+	unsigned int entries, size;
 	char *path;
 
 	if (READ_ONCE(ovpop_removal.task) != current ||
@@ -80,11 +80,16 @@ void ovpop_release_note(struct device_node *np)
 	kfree(path);
 	if (!entries)
 		return;
-	nodes = krealloc_array(ovpop_removal.nodes, ovpop_removal.n + 1,
-			       sizeof(*nodes), GFP_KERNEL);
-	if (!nodes)
-		return;		/* not waited for: at worst the core reports it */
-	ovpop_removal.nodes = nodes;
+	if (ovpop_removal.n == ovpop_removal.size) {
+		size = max(2 * ovpop_removal.size, 16U);
+		nodes = krealloc_array(ovpop_removal.nodes, size,
+				       sizeof(*nodes), GFP_KERNEL);
+		if (!nodes)
+			return;	/* not waited for: at worst the core reports it */
+		ovpop_removal.nodes = nodes;
+		ovpop_removal.size = size;
+	}
+	nodes = ovpop_removal.nodes;
 	nodes[ovpop_removal.n].np = np;
 	nodes[ovpop_removal.n++].entries = entries;
 }
@@ -95,6 +100,7 @@ static void ovpop_release_forget(void)
 	kfree(ovpop_removal.nodes);
 	ovpop_removal.nodes = NULL;
 	ovpop_removal.n = 0;
+	ovpop_removal.size = 0;
 }
 
 /* Waits until every detached node holds only its entries' references */
@@ -125,6 +131,9 @@ static void ovpop_release_wait(void)
 static int ovpop_overlay_notify(struct notifier_block *nb,
 				unsigned long action, void *arg)
 {
+	/* the apply or removal is over: pin no device of the kernel's */
+	if (action == OF_OVERLAY_POST_APPLY || action == OF_OVERLAY_POST_REMOVE)
+		ovpop_kernel_device_forget(NULL);
 	/* once per fragment: the first call waits for all the nodes */
 	if (action != OF_OVERLAY_POST_REMOVE ||
 	    READ_ONCE(ovpop_removal.task) != current)

@@ -84,26 +84,28 @@ void ovpop_layer_note(struct device_node *np)
 {
 	struct ovpop_layer *l = ovpop_recording();
 	struct ovpop_layer_node *nodes;
+	unsigned int size;
 	char *path;
 
 	if (!l || l->all)
 		return;
+	/* a new node's entries come in a row: the node, then its properties */
+	if (l->nnodes && np == l->last) {
+		l->nodes[l->nnodes - 1].entries++;
+		return;
+	}
+	if (l->nnodes == l->size) {
+		size = max(2 * l->size, 16U);
+		nodes = krealloc_array(l->nodes, size, sizeof(*nodes), GFP_KERNEL);
+		if (!nodes)
+			goto incomplete;
+		l->nodes = nodes;
+		l->size = size;
+	}
 	path = kasprintf(GFP_KERNEL, "%pOF", np);
 	if (!path)
 		goto incomplete;
-	/* a new node's entries come in a row: the node, then its properties */
-	if (l->nnodes && !strcmp(l->nodes[l->nnodes - 1].path, path)) {
-		l->nodes[l->nnodes - 1].entries++;
-		kfree(path);
-		return;
-	}
-	nodes = krealloc_array(l->nodes, l->nnodes + 1, sizeof(*nodes),
-			       GFP_KERNEL);
-	if (!nodes) {
-		kfree(path);
-		goto incomplete;
-	}
-	l->nodes = nodes;
+	l->last = np;
 	l->nodes[l->nnodes].path = path;
 	l->nodes[l->nnodes++].entries = 1;
 	return;
@@ -217,6 +219,28 @@ void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned))
 }
 
 /**
+ * ovpop_layers_bytes() - memory the records of the applied layers take
+ *
+ * Return: the bytes allocated for the node arrays and paths of the layers
+ * in the stack (ksize(), so the allocator's rounding included).
+ */
+size_t ovpop_layers_bytes(void)
+{
+	const struct ovpop_layer *l;
+	size_t bytes = 0;
+	unsigned int i;
+
+	mutex_lock(&ovpop_stack_lock);
+	list_for_each_entry(l, &ovpop_layers, list) {
+		bytes += l->nodes ? ksize(l->nodes) : 0;
+		for (i = 0; i < l->nnodes; i++)
+			bytes += ksize(l->nodes[i].path);
+	}
+	mutex_unlock(&ovpop_stack_lock);
+	return bytes;
+}
+
+/**
  * ovpop_layer_push() - puts an applied overlay on top of the stack
  * @l: its layer, as recorded
  */
@@ -249,6 +273,8 @@ void ovpop_layer_clear(struct ovpop_layer *l)
 		kfree(l->nodes[--l->nnodes].path);
 	kfree(l->nodes);
 	l->nodes = NULL;
+	l->size = 0;
+	l->last = NULL;
 	l->all = false;
 	kfree(l->err_node);
 	l->err_node = NULL;
