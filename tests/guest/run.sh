@@ -11,6 +11,7 @@
 #   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
 #                    only scenario-*.sh (each is expected to fail there)
 #   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
+#   run.sh bench     run bench.sh (scripts/bench.sh reads its lines)
 #
 # Exits 0 iff every script passed.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,8 +60,11 @@ demo)
 	params=
 	scripts=
 	;;
+bench)
+	exec sh "$here/bench.sh"
+	;;
 *)
-	echo "usage: run.sh test|control|demo" >&2
+	echo "usage: run.sh test|control|demo|bench" >&2
 	exit 2
 	;;
 esac

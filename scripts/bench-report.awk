@@ -1,0 +1,236 @@
+# The benchmark's report: reads the guest's BENCH/ADDON lines
+# (tests/guest/bench.sh), writes the markdown report on stdout and the plot
+# data to the file `dat`; exits 1 when a run created the wrong number of
+# devices or left one behind (the report says which).
+#
+#   awk -v kernel=K -v arch=A -v date=D -v dat=FILE -f bench-report.awk RAW
+
+function kv(s,   i) {
+	i = index(s, "=")
+	return substr(s, i + 1) + 0
+}
+
+function median(k,   n, i, j, t, a) {
+	n = cnt[k]
+	if (!n)
+		return -1
+	for (i = 1; i <= n; i++)
+		a[i] = val[k, i]
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function add(k, v) {
+	val[k, ++cnt[k]] = v
+}
+
+function ms(ns) {
+	return ns < 0 ? "-" : sprintf("%.2f", ns / 1e6)
+}
+
+function ratio(a, b) {
+	return (a < 0 || b <= 0) ? "-" : sprintf("%.2f", a / b)
+}
+
+function verdict(ok) {
+	return ok ? "met" : "**missed**"
+}
+
+$1 == "BENCH" {
+	v = $2; p = $3; mix = $4; n = $5 + 0
+	if (!(n in seen)) {
+		seen[n] = 1
+		size[++ns] = n
+	}
+	for (i = 7; i <= NF; i++) {
+		split($i, f, "=")
+		x[f[1]] = kv($i)
+		if (f[1] == "remove" && v == "ovpop")
+			x[f[1]] -= cal	# the rmdir applet's own cost
+		add(v SUBSEP p SUBSEP mix SUBSEP n SUBSEP f[1], x[f[1]])
+	}
+	want = n
+	if (p == "b")
+		want = (v == "kernel") ? 1 : n + 1
+	d = x["devices"]; l = x["left"]
+	if (d != want || l != 0) {
+		bad = bad sprintf("- %s %s-%s-%d run %s: %d devices (want %d), %d left after removal\n",
+				  v, p, mix, n, $6, d, want, l)
+	}
+	runs[$6] = 1
+	next
+}
+
+$1 == "CAL" {
+	add("cal", kv($2))
+	cal = median("cal")
+}
+
+$1 == "ADDON" && $2 != "0" {
+	add("addon" SUBSEP "applied", kv($3))
+	add("addon" SUBSEP "bound", kv($4))
+}
+
+END {
+	for (i = 2; i <= ns; i++)
+		for (j = i; j > 1 && size[j - 1] > size[j]; j--) {
+			t = size[j]; size[j] = size[j - 1]; size[j - 1] = t
+		}
+	for (i = 1; i <= ns; i++)
+		if (size[i] >= 100)
+			nbig++
+	nmax = size[ns]
+	nr = 0
+	for (r in runs)
+		nr++
+
+	printf "# ovpop benchmark: %s, Linux %s (%s, QEMU TCG)\n\n", date, kernel, arch
+	printf "Medians of %d runs per cell, times in ms, alternating ovpop, the kernel's own path and the floor in one boot (`scripts/bench.sh`). ", nr
+	printf "Placement **a**: the nodes under the populated `/platform-bus@c000000`; **b**: under a new `simple-bus` the overlay adds. "
+	printf "Mix **mixed**: every second node a primecell (forced periphid; ovpop makes AMBA devices, the kernel platform devices); **plat**: platform nodes only. "
+	printf "In **b** the kernel creates only the bus device: its time is for 1 device, not N+1.\n\n"
+	if (bad != "")
+		printf "**Wrong device counts:**\n\n%s\n", bad
+
+	print "## Apply (until every device is registered)\n"
+	print "| p | mix | N | ovpop | kernel | ovpop/kernel | ovpop populate phase | floor | populate/floor |"
+	print "|---|-----|--:|------:|-------:|------:|------:|------:|------:|"
+	for (pi = 1; pi <= 2; pi++)
+		for (mi = 1; mi <= 2; mi++)
+			for (i = 1; i <= ns; i++) {
+				p = pi == 1 ? "a" : "b"; mix = mi == 1 ? "mixed" : "plat"; n = size[i]
+				oa = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "apply")
+				ka = median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "apply")
+				op = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "populate")
+				fl = median("floor" SUBSEP "-" SUBSEP mix SUBSEP n SUBSEP "populate")
+				printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
+				       ms(oa), ms(ka), ratio(oa, ka), ms(op), ms(fl), ratio(op, fl)
+				if (p == "a") {
+					r = oa / ka
+					if (r > worst_apply)
+						worst_apply = r
+				}
+				if (n >= 100 || nbig < 1) {
+					r = op / fl
+					if (r > worst_pop)
+						worst_pop = r
+				}
+				if (p == "a" && n == 4000) {
+					r = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "remove") / \
+					    median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "remove")
+					if (r > worst_remove)
+						worst_remove = r
+					have4000 = 1
+				}
+			}
+
+	print "\n## Removal (until every device is gone)\n"
+	print "| p | mix | N | ovpop | kernel | ovpop/kernel | ovpop depopulate phase | floor | depopulate/floor |"
+	print "|---|-----|--:|------:|-------:|------:|------:|------:|------:|"
+	for (pi = 1; pi <= 2; pi++)
+		for (mi = 1; mi <= 2; mi++)
+			for (i = 1; i <= ns; i++) {
+				p = pi == 1 ? "a" : "b"; mix = mi == 1 ? "mixed" : "plat"; n = size[i]
+				orm = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "remove")
+				krm = median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "remove")
+				od = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "depopulate")
+				fd = median("floor" SUBSEP "-" SUBSEP mix SUBSEP n SUBSEP "depopulate")
+				printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
+				       ms(orm), ms(krm), ratio(orm, krm), ms(od), ms(fd), ratio(od, fd)
+			}
+
+	printf "\n## Scaling exponents (slope of log t on log N, N %s)\n\n", (nbig >= 2 ? ">= 100" : "all")
+	print "| p | mix | ovpop apply | kernel apply | ovpop populate | floor | ovpop remove | kernel remove | ovpop depopulate | floor |"
+	print "|---|-----|----:|----:|----:|----:|----:|----:|----:|----:|"
+	for (pi = 1; pi <= 2; pi++)
+		for (mi = 1; mi <= 2; mi++) {
+			p = pi == 1 ? "a" : "b"; mix = mi == 1 ? "mixed" : "plat"
+			o = "ovpop" SUBSEP p SUBSEP mix; k = "kernel" SUBSEP p SUBSEP mix
+			fk = "floor" SUBSEP "-" SUBSEP mix
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, mix,
+			       expo2(o, "apply"), expo2(k, "apply"), expo2(o, "populate"),
+			       expo2(fk, "populate"), expo2(o, "remove"), expo2(k, "remove"),
+			       expo2(o, "depopulate"), expo2(fk, "depopulate")
+			s = slope2(o, "populate")
+			if (s != "" && s > worst_exp)
+				worst_exp = s
+		}
+
+	print "\n## Memory (bytes per device)\n"
+	print "Tracking: what ovpop's records of the devices and of the applied overlay take (`ovpop/stats`, exact). "
+	print "Slab: growth of Slab over the apply, empty slabs shrunk before (KiB granularity, so only N >= 1000 shown when measured).\n"
+	print "| p | mix | N | ovpop tracking | ovpop slab | kernel slab | floor slab | ovpop - kernel slab |"
+	print "|---|-----|--:|----:|----:|----:|----:|----:|"
+	for (pi = 1; pi <= 2; pi++)
+		for (mi = 1; mi <= 2; mi++)
+			for (i = 1; i <= ns; i++) {
+				p = pi == 1 ? "a" : "b"; mix = mi == 1 ? "mixed" : "plat"; n = size[i]
+				if (n < 1000 && nmax >= 1000)
+					continue
+				tr = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "track") / n
+				os = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "slab") * 1024 / n
+				ks = median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "slab") * 1024 / n
+				fs = median("floor" SUBSEP "-" SUBSEP mix SUBSEP n SUBSEP "slab") * 1024 / n
+				printf "| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | %s |\n", p, mix, n, tr, os, ks, fs,
+				       p == "a" ? sprintf("%.0f", os - ks) : "-"
+				if (tr > worst_mem)
+					worst_mem = tr
+			}
+
+	aa = median("addon" SUBSEP "applied"); ab = median("addon" SUBSEP "bound")
+	printf "\n## Add-on board (overlays/addon-board.dtso: bus, PL061, LED, regulator)\n\n"
+	printf "Applied in %s ms; all three leaf devices bound after %s ms (medians of %d).\n", ms(aa), ms(ab), cnt["addon" SUBSEP "bound"]
+
+	print "\n## Targets (issue 5)\n"
+	print "| target | measured | |"
+	print "|---|---|---|"
+	printf "| ovpop apply <= 1.0x the kernel's, every N (placement a) | worst %.2fx | %s |\n", worst_apply, verdict(worst_apply <= 1.0)
+	if (have4000)
+		printf "| ovpop removal <= 0.5x the kernel's at N = 4000 (a) | worst %.2fx | %s |\n", worst_remove, verdict(worst_remove <= 0.5)
+	printf "| ovpop populate phase <= 1.2x the floor (N >= 100) | worst %.2fx | %s |\n", worst_pop, verdict(worst_pop <= 1.2)
+	printf "| populate phase scaling exponent <= 1.1 | worst %.2f | %s |\n", worst_exp, verdict(worst_exp <= 1.1)
+	printf "| tracking <= 128 bytes per device | worst %.0f B | %s |\n", worst_mem, verdict(worst_mem <= 128)
+	printf "| add-on board applied and bound within 50 ms | %s ms | %s |\n", ms(ab), verdict(ab >= 0 && ab <= 50e6)
+
+	# plot data: placement a, platform only; and ovpop in b, mixed
+	for (i = 1; i <= ns; i++) {
+		n = size[i]
+		printf "%d %s %s %s %s %s %s %s %s\n", n,
+		       median("ovpop" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "apply") / 1e6,
+		       median("kernel" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "apply") / 1e6,
+		       median("floor" SUBSEP "-" SUBSEP "plat" SUBSEP n SUBSEP "populate") / 1e6,
+		       median("ovpop" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "populate") / 1e6,
+		       median("ovpop" SUBSEP "b" SUBSEP "mixed" SUBSEP n SUBSEP "apply") / 1e6,
+		       median("ovpop" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "remove") / 1e6,
+		       median("kernel" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "remove") / 1e6,
+		       median("floor" SUBSEP "-" SUBSEP "plat" SUBSEP n SUBSEP "depopulate") / 1e6 > dat
+	}
+	if (bad != "" || nr < 1)
+		exit 1
+}
+
+# least-squares slope of log(median) on log(N), over N >= 100 (all N if
+# fewer than two are); "" without two points
+function slope2(pre, metric,   i, n, x, y, sx, sy, sxx, sxy, m, lo) {
+	lo = (nbig >= 2) ? 100 : 0
+	for (i = 1; i <= ns; i++) {
+		if (size[i] < lo)
+			continue
+		m = median(pre SUBSEP size[i] SUBSEP metric)
+		if (m <= 0)
+			continue
+		x = log(size[i]); y = log(m)
+		n++; sx += x; sy += y; sxx += x * x; sxy += x * y
+	}
+	if (n < 2)
+		return ""
+	return (n * sxy - sx * sy) / (n * sxx - sx * sx)
+}
+
+function expo2(pre, metric,   s) {
+	s = slope2(pre, metric)
+	return s == "" ? "-" : sprintf("%.2f", s)
+}

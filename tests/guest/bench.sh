@@ -1,0 +1,220 @@
+#!/bin/sh
+# The benchmark in the guest (scripts/bench.sh builds it and reads its
+# output). For each size N, each placement (a: under the populated
+# /platform-bus@c000000; b: under a new simple-bus) and each mix (mixed:
+# every second node a primecell with a forced periphid; plat: platform
+# nodes only), the overlay /lib/firmware/ovpop/bench/<p>-<mix>-<N>.dtbo is
+# applied and removed RUNS times by each variant in turn:
+#
+#   ovpop    ovpop.ko loaded, through its configfs item's "path"
+#   kernel   ovpop.ko unloaded, of_overlay_fdt_apply() from ovpop_bench.ko:
+#            the kernel's own device creation (of_platform_notify)
+#   floor    ovpop_bench.ko registers the same N devices without DT
+#            (placement does not apply: measured once per mix)
+#
+# One line per run on stdout:
+#   BENCH <variant> <p> <mix> <N> <run> apply=<ns> remove=<ns> populate=<ns>
+#         depopulate=<ns> slab=<KiB> devices=<n> left=<n> track=<bytes>
+# apply/remove: wall time of the write/rmdir that applies/removes (devices
+# are created and destroyed synchronously, from the notifications);
+# populate/depopulate: ovpop's own share (ovpop/stats) or the floor's loop;
+# slab: Slab growth over the apply (empty slabs shrunk before); devices:
+# devices named *bench* after the apply; left: after the removal (must be
+# 0); track: ovpop's tracking memory after the apply (ovpop/stats).
+# A removal through configfs is an rmdir, a busybox applet, where the other
+# variants write from the shell itself: "CAL rmdir=<ns>" is what an rmdir
+# of an empty tmpfs directory costs, for the report to take off.
+# Then the add-on board (overlays/addon-board.dtso, 4 devices):
+#   ADDON <run> applied=<ns> bound=<ns>
+# time until the write returned and until its three leaf devices had their
+# drivers bound. Errors: "BENCH-ERROR <text>"; the exit status is 1 then.
+#
+# Kernel command line: ovpop_bench_n=10,100 (sizes; default
+# 10,100,1000,4000), ovpop_bench_runs=5.
+here=$(dirname "$0")
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+B=/sys/kernel/debug/ovpop_bench
+S=/sys/kernel/debug/ovpop/stats
+sizes="10 100 1000 4000"
+runs=5
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case $arg in
+	ovpop_bench_n=*) sizes=$(echo "${arg#ovpop_bench_n=}" | tr , ' ') ;;
+	ovpop_bench_runs=*) runs=${arg#ovpop_bench_runs=} ;;
+	esac
+done
+rc=0
+
+err() {
+	echo "BENCH-ERROR $*"
+	rc=1
+}
+
+# Slab in KiB, after giving back the caches' empty slabs
+slab() {
+	for _f in /sys/kernel/slab/*/shrink; do
+		echo 1 >"$_f"
+	done 2>/dev/null
+	awk '/^Slab:/ { print $2 }' /proc/meminfo
+}
+
+# stat KEY: a value of ovpop/stats (0 without ovpop)
+stat() {
+	awk -v k="$1" '$1 == k { v = $2 } END { print v + 0 }' "$S" 2>/dev/null || echo 0
+}
+
+count() {
+	set -- /sys/bus/platform/devices/*bench* /sys/bus/amba/devices/*bench*
+	_c=0
+	for _d in "$@"; do
+		[ -e "$_d" ] && _c=$((_c + 1))
+	done
+	echo "$_c"
+}
+
+ovpop_load() {
+	[ -d "$OV_CFS" ] || insmod "$OVPOP_DIR/ovpop.ko" || err "insmod ovpop"
+}
+
+ovpop_unload() {
+	[ -d "$OV_CFS" ] || return 0
+	rmmod ovpop || err "rmmod ovpop"
+}
+
+# report VARIANT P MIX N RUN: one line from the measurements in t0..t3,
+# p0/p1 (populate), d0/d1 (depopulate), s0/s1 (slab), c (devices), l (left)
+report() {
+	echo "BENCH $1 $2 $3 $4 $5 apply=$((t1 - t0)) remove=$((t3 - t2))" \
+		"populate=$((p1 - p0)) depopulate=$((d1 - d0))" \
+		"slab=$((s1 - s0)) devices=$c left=$l track=$k"
+}
+
+run_ovpop() { # P MIX N RUN
+	ovpop_load
+	item=$OV_CFS/bench
+	mkdir "$item" || { err "mkdir $item"; return; }
+	s0=$(slab) p0=$(stat add_ns)
+	read -r t0 <"$B/clock"
+	echo "ovpop/bench/$1-$2-$3.dtbo" >"$item/path" || err "ovpop apply $1-$2-$3"
+	read -r t1 <"$B/clock"
+	p1=$(stat add_ns) k=$(stat tracking_bytes) s1=$(slab) c=$(count)
+	d0=$(stat remove_ns)
+	read -r t2 <"$B/clock"
+	rmdir "$item" || err "ovpop remove $1-$2-$3"
+	read -r t3 <"$B/clock"
+	d1=$(stat remove_ns) l=$(count)
+	report ovpop "$@"
+}
+
+run_kernel() { # P MIX N RUN
+	ovpop_unload
+	s0=$(slab) p0=0 p1=0 d0=0 d1=0 k=0
+	read -r t0 <"$B/clock"
+	echo "ovpop/bench/$1-$2-$3.dtbo" >"$B/apply" || err "kernel apply $1-$2-$3"
+	read -r t1 <"$B/clock"
+	s1=$(slab) c=$(count)
+	read -r t2 <"$B/clock"
+	echo 1 >"$B/remove" || err "kernel remove $1-$2-$3"
+	read -r t3 <"$B/clock"
+	l=$(count)
+	report kernel "$@"
+}
+
+run_floor() { # MIX N RUN
+	kind=platform
+	[ "$1" = mixed ] && kind=mixed
+	s0=$(slab)
+	read -r t0 <"$B/clock"
+	echo "$2 $kind" >"$B/floor" || err "floor $2 $kind"
+	read -r t1 <"$B/clock"
+	s1=$(slab) c=$(count)
+	read -r t2 <"$B/clock"
+	echo 0 >"$B/floor" || err "floor 0"
+	read -r t3 <"$B/clock"
+	l=$(count)
+	# the loops' own times, measured in the kernel
+	read -r _n p1 d1 <"$B/floor"
+	p0=0 d0=0 k=0
+	report floor - "$@"
+}
+
+# The add-on board: until applied, and until its leaves are bound. Their
+# devices' names are found in the warm-up run (0).
+addon_nodes="amba:/addon-bus@9030000/gpio@0 platform:/addon-bus@9030000/leds
+platform:/addon-bus@9030000/regulator-addon-3v3"
+addon_devs=
+addon_find() {
+	addon_devs=
+	for x in $addon_nodes; do
+		_d=$(dev_of_node "${x%%:*}" "${x#*:}") || return 1
+		addon_devs="$addon_devs ${x%%:*}/$_d"
+	done
+}
+addon_bound() {
+	[ -n "$addon_devs" ] || addon_find || return 1
+	for d in $addon_devs; do
+		[ -e "/sys/bus/${d%%/*}/devices/${d#*/}/driver" ] || return 1
+	done
+}
+
+run_addon() { # RUN
+	ovpop_load
+	item=$OV_CFS/addon
+	mkdir "$item" || { err "mkdir $item"; return; }
+	read -r t0 <"$B/clock"
+	echo ovpop/addon-board.dtbo >"$item/path" || err "addon apply"
+	read -r t1 <"$B/clock"
+	i=0
+	until addon_bound; do
+		i=$((i + 1))
+		if [ "$i" -gt 20000 ]; then
+			for d in $addon_devs; do
+				[ -e "/sys/bus/${d%%/*}/devices/${d#*/}/driver" ] || err "addon: $d not bound"
+			done
+			[ -n "$addon_devs" ] || err "addon: devices not found"
+			break
+		fi
+		usleep 500
+	done
+	read -r t2 <"$B/clock"
+	rmdir "$item" || err "addon remove"
+	echo "ADDON $1 applied=$((t1 - t0)) bound=$((t2 - t0))"
+}
+
+insmod "$OVPOP_DIR/modules/ovpop_bench.ko" || { err "insmod ovpop_bench"; exit 1; }
+echo "# bench: sizes $sizes, $runs run(s) each, $(uname -r)"
+r=1
+while [ "$r" -le 5 ]; do
+	mkdir /tmp/bench-cal
+	read -r t0 <"$B/clock"
+	rmdir /tmp/bench-cal
+	read -r t1 <"$B/clock"
+	echo "CAL rmdir=$((t1 - t0))"
+	r=$((r + 1))
+done
+for n in $sizes; do
+	r=1
+	while [ "$r" -le "$runs" ]; do
+		for mix in mixed plat; do
+			for p in a b; do
+				run_ovpop "$p" "$mix" "$n" "$r"
+				run_kernel "$p" "$mix" "$n" "$r"
+			done
+			run_floor "$mix" "$n" "$r"
+		done
+		r=$((r + 1))
+	done
+done
+# Warm up once (firmware, drivers' first probe), then measure
+run_addon 0
+r=1
+while [ "$r" -le "$runs" ]; do
+	run_addon "$r"
+	r=$((r + 1))
+done
+ovpop_unload
+rmmod ovpop_bench || err "rmmod ovpop_bench"
+exit "$rc"
