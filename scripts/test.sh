@@ -12,6 +12,8 @@
 # lockdep, kobject release debugging, ...), which also runs the stress tests
 # (OVPOP_STRESS cycles, see test-pair.sh). Without it, OVPOP_KERNEL and
 # OVPOP_ARCH, if set, name one pair. Other variables as in test-pair.sh.
+# The whole suite (none of these set), or OVPOP_BENCH=1, also runs the
+# benchmark command on a small scale (scripts/bench.sh -n 10,100 -r 3).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -88,6 +90,30 @@ for pair in $matrix; do
 	results="$results$line
 "
 done
+
+# The benchmark command (README), small: it must run, create and remove the
+# right devices in every run and write its report. Its figures are not
+# judged here (CI machines vary); scripts/bench.sh is run for those.
+if [ -z "${OVPOP_MATRIX:-}${OVPOP_KERNEL:-}${OVPOP_ARCH:-}" ] || [ "${OVPOP_BENCH:-}" = 1 ]; then
+	log "test: ===== benchmark (small) ====="
+	start=$(date +%s)
+	bout="$work/bench"
+	if OVPOP_OUT="$bout" OVPOP_KERNEL=6.12 OVPOP_ARCH=arm64 \
+		"$here/bench.sh" -n 10,100 -r 3 -o "$bout/report" >"$work/bench.log" 2>&1 &&
+		grep -q '^## Targets' "$bout/report/bench.md" &&
+		grep -q '<svg' "$bout/report/bench.svg"; then
+		passed=$((passed + 1))
+		printf 'ok   bench: scripts/bench.sh -n 10,100 -r 3 (devices right, report and plot written)\n'
+		results="${results}bench: 1 passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
+"
+	else
+		failed=$((failed + 1))
+		printf 'FAIL bench: scripts/bench.sh -n 10,100 -r 3\n'
+		tail -n 20 "$work/bench.log" | sed 's/^/     /'
+		results="${results}bench: 0 passed, 1 failed, 0 skipped
+"
+	fi
+fi
 
 printf '\n'
 printf '%s' "$results" | sed 's/^/result /'
