@@ -95,7 +95,8 @@ void ovpop_kernel_device_forget(struct device_node *np);
 enum ovpop_stat {
 	OVPOP_STAT_ADD,
 	OVPOP_STAT_REMOVE = 2,
-	OVPOP_STAT_NR = 4,
+	OVPOP_STAT_REGISTER = 4,
+	OVPOP_STAT_NR = 6,
 };
 
 void ovpop_stats_account(enum ovpop_stat stat, u64 ns);
@@ -109,10 +110,18 @@ void ovpop_notify_exit(void);
 /**
  * struct ovpop_layer - an overlay applied through configfs, in the stack
  * @list: entry in the stack, oldest first; empty while not applied
- * @nodes: the nodes of its changeset entries, as notified: full name, and
- *	   how many entries in a row were on that node
+ * @nodes: the nodes of its changeset entries, as notified: hash of the full
+ *	   name, and how many entries in a row were on that node (layer.c)
  * @nnodes: number of @nodes
  * @size: number of @nodes allocated
+ * @tops: the recorded nodes not below the previous top: hash, and index
+ *	  in @parents of the parent's full name
+ * @ntops: number of @tops
+ * @tops_size: number of @tops allocated
+ * @parents: full names of the tops' parents
+ * @nparents: number of @parents
+ * @parents_size: number of @parents allocated
+ * @top_path: full name of the last top, while recording
  * @last: the node of the last entry recorded; compared, never dereferenced
  * @all: the record is incomplete: treat it as covering every node
  * @pinned: its configfs item is pinned: a later layer covers it
@@ -122,16 +131,34 @@ void ovpop_notify_exit(void);
 struct ovpop_layer {
 	struct list_head list;
 	struct ovpop_layer_node {
-		char *path;
+		u64 hash;
 		unsigned int entries;
 	} *nodes;
 	unsigned int nnodes, size;
+	struct ovpop_layer_top {
+		u64 hash;
+		unsigned int parent;
+	} *tops;
+	unsigned int ntops, tops_size;
+	char **parents;
+	unsigned int nparents, parents_size;
+	char *top_path;
 	const struct device_node *last;
 	bool all;
 	bool pinned;
 	int err;
 	char *err_node;
 };
+
+/* layer.c: a layer's record */
+int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np);
+void ovpop_layer_add_end(struct ovpop_layer *l);
+bool ovpop_layer_covers(const struct ovpop_layer *later,
+			const struct ovpop_layer *l);
+unsigned int ovpop_layer_entries(const struct ovpop_layer *l, const char *path,
+				 unsigned int *hint);
+size_t ovpop_layer_bytes(const struct ovpop_layer *l);
+void ovpop_layer_clear(struct ovpop_layer *l);
 
 /* stack.c: see there for ovpop_stack_lock and its order */
 extern struct mutex ovpop_stack_lock;
@@ -141,10 +168,7 @@ void ovpop_layer_note(struct device_node *np);
 void ovpop_layer_note_error(struct device_node *np, int err);
 void ovpop_layer_push(struct ovpop_layer *l);
 void ovpop_layer_pop(struct ovpop_layer *l);
-void ovpop_layer_clear(struct ovpop_layer *l);
 void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned));
-unsigned int ovpop_layer_entries(const struct ovpop_layer *l, const char *path,
-				 unsigned int *hint);
 size_t ovpop_layers_bytes(void);
 
 /* release.c: removing an overlay applied through configfs */

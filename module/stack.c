@@ -11,8 +11,7 @@
  * changeset entries are recorded from the reconfig notifications (one per
  * entry), and after every apply and removal each layer that a later layer
  * covers by the core's rule is pinned (configfs_depend_item_unlocked()).
- * Paths are kept, not node references: an overlay's nodes must be free of
- * extra references when it is removed.
+ * layer.c says what a layer keeps of its nodes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -71,6 +70,7 @@ void ovpop_layer_record_end(struct ovpop_layer *l)
 	lockdep_assert_held(&ovpop_stack_lock);
 	WRITE_ONCE(ovpop_recorder_task, NULL);
 	ovpop_recorder = NULL;
+	ovpop_layer_add_end(l);
 }
 
 /**
@@ -83,35 +83,14 @@ void ovpop_layer_record_end(struct ovpop_layer *l)
 void ovpop_layer_note(struct device_node *np)
 {
 	struct ovpop_layer *l = ovpop_recording();
-	struct ovpop_layer_node *nodes;
-	unsigned int size;
-	char *path;
 
 	if (!l || l->all)
 		return;
 	/* a new node's entries come in a row: the node, then its properties */
-	if (l->nnodes && np == l->last) {
+	if (l->nnodes && np == l->last)
 		l->nodes[l->nnodes - 1].entries++;
-		return;
-	}
-	if (l->nnodes == l->size) {
-		size = max(2 * l->size, 16U);
-		nodes = krealloc_array(l->nodes, size, sizeof(*nodes), GFP_KERNEL);
-		if (!nodes)
-			goto incomplete;
-		l->nodes = nodes;
-		l->size = size;
-	}
-	path = kasprintf(GFP_KERNEL, "%pOF", np);
-	if (!path)
-		goto incomplete;
-	l->last = np;
-	l->nodes[l->nnodes].path = path;
-	l->nodes[l->nnodes++].entries = 1;
-	return;
-
-incomplete:
-	l->all = true;
+	else if (ovpop_layer_add(l, np))
+		l->all = true;
 }
 
 /**
@@ -129,63 +108,6 @@ void ovpop_layer_note_error(struct device_node *np, int err)
 		return;
 	l->err = err;
 	l->err_node = kasprintf(GFP_KERNEL, "%pOF", np);
-}
-
-/* @anc is @path or one of its ancestors */
-static bool ovpop_path_covers(const char *anc, const char *path)
-{
-	size_t n = strlen(anc);
-
-	if (!strcmp(anc, "/"))
-		return true;
-	return !strncmp(anc, path, n) && (!path[n] || path[n] == '/');
-}
-
-/*
- * The core would refuse to remove @l while @later is applied. It compares
- * live nodes; full names compare the same, as both layers are applied.
- */
-static bool ovpop_layer_covers(const struct ovpop_layer *later,
-			       const struct ovpop_layer *l)
-{
-	unsigned int i, j;
-
-	if (later->all || l->all)
-		return true;
-	for (i = 0; i < later->nnodes; i++)
-		for (j = 0; j < l->nnodes; j++)
-			if (ovpop_path_covers(later->nodes[i].path, l->nodes[j].path) ||
-			    ovpop_path_covers(l->nodes[j].path, later->nodes[i].path))
-				return true;
-	return false;
-}
-
-/**
- * ovpop_layer_entries() - how many changeset entries a layer has on a node
- * @l: the layer
- * @path: the node's full name
- * @hint: where to start looking, updated; 0 at first. Removal notifies the
- *	  nodes in the reverse order of the apply, so looking backwards from
- *	  the last one found makes a whole removal linear.
- *
- * Return: the number of entries notified in a row for @path, or 0 if it is
- * not recorded (or the record is incomplete).
- */
-unsigned int ovpop_layer_entries(const struct ovpop_layer *l, const char *path,
-				 unsigned int *hint)
-{
-	unsigned int i, k;
-
-	if (l->all || !l->nnodes)
-		return 0;
-	for (k = 0; k < l->nnodes; k++) {
-		i = (*hint + l->nnodes - k) % l->nnodes;
-		if (!strcmp(l->nodes[i].path, path)) {
-			*hint = i;
-			return l->nodes[i].entries;
-		}
-	}
-	return 0;
 }
 
 static bool ovpop_layer_covered(const struct ovpop_layer *l)
@@ -228,14 +150,10 @@ size_t ovpop_layers_bytes(void)
 {
 	const struct ovpop_layer *l;
 	size_t bytes = 0;
-	unsigned int i;
 
 	mutex_lock(&ovpop_stack_lock);
-	list_for_each_entry(l, &ovpop_layers, list) {
-		bytes += l->nodes ? ksize(l->nodes) : 0;
-		for (i = 0; i < l->nnodes; i++)
-			bytes += ksize(l->nodes[i].path);
-	}
+	list_for_each_entry(l, &ovpop_layers, list)
+		bytes += ovpop_layer_bytes(l);
 	mutex_unlock(&ovpop_stack_lock);
 	return bytes;
 }
@@ -261,22 +179,4 @@ void ovpop_layer_pop(struct ovpop_layer *l)
 	lockdep_assert_held(&ovpop_stack_lock);
 	list_del_init(&l->list);
 	ovpop_layer_clear(l);
-}
-
-/**
- * ovpop_layer_clear() - frees what a layer recorded
- * @l: a layer not in the stack
- */
-void ovpop_layer_clear(struct ovpop_layer *l)
-{
-	while (l->nnodes)
-		kfree(l->nodes[--l->nnodes].path);
-	kfree(l->nodes);
-	l->nodes = NULL;
-	l->size = 0;
-	l->last = NULL;
-	l->all = false;
-	kfree(l->err_node);
-	l->err_node = NULL;
-	l->err = 0;
 }

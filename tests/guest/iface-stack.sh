@@ -14,7 +14,8 @@ snap="$OV_TMP/iface-stack.snap"
 
 # shellcheck disable=SC2317 # run by ktap_end
 cleanup() {
-	ov_remove existing-bus-children existing-bus periphid conflict rtc
+	ov_remove existing-bus-children existing-bus periphid conflict rtc \
+		platform-bus-prop kernel-bus-children
 	rm -f "$snap"
 }
 
@@ -43,6 +44,23 @@ ktap_check rmdir_older_independent ov_remove rtc
 check_gone rtc_gone /rtc@9010000
 check_bound other_stays amba /ovpop-periphid@c000000 ovpop-test-amba
 ktap_check rmdir_newer ov_remove periphid
+
+# The later overlay above the earlier one: a property of the base tree's bus
+# that the earlier one added children to.
+ktap_check apply_kbus ov_apply_dtbo kernel-bus-children
+expect_kmsg 'OF: overlay: WARNING: memory leak will occur if overlay removed, property: /platform-bus@c000000/ovpop,note'
+ktap_check apply_bus_prop ov_apply_dtbo platform-bus-prop
+if err=$(rmdir "$OV_CFS/kernel-bus-children" 2>&1); then
+	ktap_fail rmdir_below_refused "rmdir succeeded"
+else
+	ktap_match rmdir_below_refused 'busy' "$err"
+fi
+ktap_check rmdir_above ov_remove platform-bus-prop
+# Unrelated again (a sibling of the bus): oldest first
+ktap_check apply_rtc_after_kbus ov_apply_dtbo rtc
+ktap_check rmdir_kbus_older ov_remove kernel-bus-children
+check_gone kbus_gone /platform-bus@c000000/test@300000
+ktap_check rmdir_rtc_after_kbus ov_remove rtc
 
 # A refused overlay leaves the stack as it was: the one applied before it
 # can still be removed. Given to the kernel, the refused one would fail in
