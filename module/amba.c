@@ -13,6 +13,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/ioport.h>
+#include <linux/ktime.h>
 #include <linux/of.h>
 #include <linux/of_address.h>
 #include <linux/of_device.h>
@@ -36,6 +37,7 @@ struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
 				 void *pdata, struct device *parent)
 {
 	struct amba_device *adev;
+	u64 t0;
 	int ret;
 
 	adev = amba_device_alloc(NULL, 0, 0);
@@ -68,7 +70,9 @@ struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
 	}
 
 	ovpop_compat_clear_not_device(np);
+	t0 = ktime_get_ns();
 	ret = amba_device_add(adev, &iomem_resource);
+	ovpop_stats_account(OVPOP_STAT_REGISTER, ktime_get_ns() - t0);
 	if (ret) {
 		pr_err("%pOF: cannot add AMBA device %pR: %d\n", np, &adev->res,
 		       ret);

@@ -10,6 +10,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/ioport.h>
+#include <linux/ktime.h>
 #include <linux/of.h>
 #include <linux/of_device.h>
 #include <linux/of_irq.h>
@@ -29,6 +30,7 @@ static struct device *ovpop_platform_create(struct device_node *np,
 					    struct device *parent)
 {
 	struct platform_device *pdev;
+	u64 t0;
 	int ret;
 
 	pdev = of_device_alloc(np, bus_id, parent);
@@ -45,7 +47,9 @@ static struct device *ovpop_platform_create(struct device_node *np,
 	pdev->id = PLATFORM_DEVID_NONE;
 
 	ovpop_compat_clear_not_device(np);
+	t0 = ktime_get_ns();
 	ret = device_add(&pdev->dev);
+	ovpop_stats_account(OVPOP_STAT_REGISTER, ktime_get_ns() - t0);
 	if (ret) {
 		pr_err("%pOF: cannot add platform device: %d\n", np, ret);
 		/* the release would kfree() it: it is the caller's */

@@ -8,6 +8,9 @@
  *   add_events <n>      reconfig notifications of added nodes
  *   remove_ns <n>       time spent destroying devices of removed nodes
  *   remove_events <n>   reconfig notifications of removed nodes
+ *   register_ns <n>     the part of add_ns spent in the driver core's
+ *                       device_add() (amba_device_add() for AMBA devices)
+ *   registered <n>      devices registered
  *   devices <n>         devices ovpop has created and not destroyed
  *   tracking_bytes <n>  memory of their records and of the records of the
  *                       overlays applied through configfs
@@ -27,9 +30,9 @@ static atomic64_t ovpop_stat[OVPOP_STAT_NR];
 static struct dentry *ovpop_debugfs;
 
 /**
- * ovpop_stats_account() - adds one notification's time to the statistics
- * @stat: OVPOP_STAT_ADD or OVPOP_STAT_REMOVE
- * @ns: what handling it took
+ * ovpop_stats_account() - adds one notification's (or registration's) time
+ * @stat: OVPOP_STAT_ADD, OVPOP_STAT_REMOVE or OVPOP_STAT_REGISTER
+ * @ns: what handling it (or registering the device) took
  */
 void ovpop_stats_account(enum ovpop_stat stat, u64 ns)
 {
@@ -48,6 +51,9 @@ static int ovpop_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "remove_ns %lld\nremove_events %lld\n",
 		   atomic64_read(&ovpop_stat[OVPOP_STAT_REMOVE]),
 		   atomic64_read(&ovpop_stat[OVPOP_STAT_REMOVE + 1]));
+	seq_printf(m, "register_ns %lld\nregistered %lld\n",
+		   atomic64_read(&ovpop_stat[OVPOP_STAT_REGISTER]),
+		   atomic64_read(&ovpop_stat[OVPOP_STAT_REGISTER + 1]));
 	seq_printf(m, "devices %u\ntracking_bytes %zu\n", n,
 		   bytes + ovpop_layers_bytes());
 	return 0;

@@ -11,8 +11,9 @@
  *   floor    write "N mixed|platform": registers N devices directly, without
  *            DT (every second one an AMBA device in "mixed"), with the
  *            resources the benchmark overlays give their nodes; write "0":
- *            unregisters them. Read: "<N> <register ns> <unregister ns>" of
- *            the last runs, timed in the kernel around the loops.
+ *            unregisters them. Read: "<N> <loop ns> <unregister ns>
+ *            <device_add ns>" of the last runs, timed in the kernel around
+ *            the loops and around device_add()/amba_device_add().
  *
  * The floor is what registering these devices costs at least: the same
  * bus, resources and names ovpop gives them, minus the device tree. Like
@@ -49,7 +50,7 @@
 static DEFINE_MUTEX(bench_lock);
 static struct device **bench_devs;
 static unsigned int bench_n;
-static u64 bench_add_ns, bench_del_ns;
+static u64 bench_add_ns, bench_del_ns, bench_reg_ns;
 static int bench_ovcs;
 static struct dentry *bench_dir;
 
@@ -58,6 +59,7 @@ static struct device *bench_platform(unsigned int i)
 	struct resource res = DEFINE_RES_MEM(BENCH_BASE + i * BENCH_STRIDE,
 					     BENCH_STRIDE);
 	struct platform_device *pdev;
+	u64 t0;
 	int ret;
 
 	pdev = platform_device_alloc("bench", PLATFORM_DEVID_NONE);
@@ -72,7 +74,9 @@ static struct device *bench_platform(unsigned int i)
 	ret = dev_set_name(&pdev->dev, "%llx.bench", (u64)res.start);
 	if (ret)
 		goto err;
+	t0 = ktime_get_ns();
 	ret = device_add(&pdev->dev);
+	bench_reg_ns += ktime_get_ns() - t0;
 	if (ret)
 		goto err;
 	return &pdev->dev;
@@ -84,6 +88,7 @@ err:
 static struct device *bench_amba(unsigned int i)
 {
 	struct amba_device *adev;
+	u64 t0;
 	int ret;
 
 	adev = amba_device_alloc(NULL, BENCH_BASE + i * BENCH_STRIDE,
@@ -93,8 +98,11 @@ static struct device *bench_amba(unsigned int i)
 	adev->periphid = BENCH_PERIPHID;
 	adev->dev.parent = &platform_bus;
 	ret = dev_set_name(&adev->dev, "%llx.bench", (u64)adev->res.start);
-	if (!ret)
+	if (!ret) {
+		t0 = ktime_get_ns();
 		ret = amba_device_add(adev, &iomem_resource);
+		bench_reg_ns += ktime_get_ns() - t0;
+	}
 	if (ret) {
 		amba_device_put(adev);
 		return ERR_PTR(ret);
@@ -127,6 +135,7 @@ static int bench_floor_add(unsigned int n, bool mixed)
 	bench_devs = kvcalloc(n, sizeof(*bench_devs), GFP_KERNEL);
 	if (!bench_devs)
 		return -ENOMEM;
+	bench_reg_ns = 0;
 	t0 = ktime_get_ns();
 	for (bench_n = 0; bench_n < n; bench_n++) {
 		dev = mixed && bench_n % 2 ? bench_amba(bench_n) :
@@ -182,12 +191,12 @@ static ssize_t bench_floor_write(struct file *file, const char __user *ubuf,
 static ssize_t bench_floor_read(struct file *file, char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
-	char buf[64];
+	char buf[80];
 	int n;
 
 	mutex_lock(&bench_lock);
-	n = scnprintf(buf, sizeof(buf), "%u %llu %llu\n", bench_n,
-		      bench_add_ns, bench_del_ns);
+	n = scnprintf(buf, sizeof(buf), "%u %llu %llu %llu\n", bench_n,
+		      bench_add_ns, bench_del_ns, bench_reg_ns);
 	mutex_unlock(&bench_lock);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }
