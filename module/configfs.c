@@ -29,6 +29,7 @@
 #include <linux/capability.h>
 #include <linux/configfs.h>
 #include <linux/firmware.h>
+#include <linux/ktime.h>
 #include <linux/libfdt.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -172,8 +173,11 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 {
 	int ret, rm, id = 0;
 	char msg[96];
+	u64 t0;
 
+	t0 = ktime_get_ns();
 	ret = ovpop_precheck(blob, size, base, msg, sizeof(msg));
+	ovpop_stats_account(OVPOP_STAT_PRECHECK, ktime_get_ns() - t0);
 	if (ret)
 		return ovpop_fail(it, ret, "cannot be applied: %s",
 				  ret == -EINVAL ? msg : "out of memory");

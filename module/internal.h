@@ -91,12 +91,15 @@ void ovpop_device_drop_node(struct device *dev);
 struct device *ovpop_find_kernel_device(struct device_node *np);
 void ovpop_kernel_device_forget(struct device_node *np);
 
-/* stats.c: each stat's count follows it */
+/* stats.c: what is timed (see there) */
 enum ovpop_stat {
+	OVPOP_STAT_NOTIFY,
 	OVPOP_STAT_ADD,
-	OVPOP_STAT_REMOVE = 2,
-	OVPOP_STAT_REGISTER = 4,
-	OVPOP_STAT_NR = 6,
+	OVPOP_STAT_REGISTER,
+	OVPOP_STAT_REMOVE,
+	OVPOP_STAT_PRECHECK,
+	OVPOP_STAT_UNAPPLY,
+	OVPOP_STAT_NR
 };
 
 void ovpop_stats_account(enum ovpop_stat stat, u64 ns);

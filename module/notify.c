@@ -68,11 +68,10 @@ static int ovpop_notify_remove(struct device_node *np)
 	return NOTIFY_OK;
 }
 
-static int ovpop_reconfig_notify(struct notifier_block *nb,
-				 unsigned long action, void *arg)
+static int ovpop_reconfig_handle(unsigned long action,
+				 struct of_reconfig_data *rd)
 {
-	struct of_reconfig_data *rd = arg;
-	u64 t0;
+	u64 t0 = ktime_get_ns();
 	int ret;
 
 	/* every notification is one changeset entry (node or property) */
@@ -83,18 +82,27 @@ static int ovpop_reconfig_notify(struct notifier_block *nb,
 	}
 	switch (of_reconfig_get_state_change(action, rd)) {
 	case OF_RECONFIG_CHANGE_ADD:
-		t0 = ktime_get_ns();
 		ret = ovpop_notify_add(rd->dn);
 		ovpop_stats_account(OVPOP_STAT_ADD, ktime_get_ns() - t0);
 		return ret;
 	case OF_RECONFIG_CHANGE_REMOVE:
-		t0 = ktime_get_ns();
 		ret = ovpop_notify_remove(rd->dn);
 		ovpop_stats_account(OVPOP_STAT_REMOVE, ktime_get_ns() - t0);
 		return ret;
 	default:
 		return NOTIFY_OK;
 	}
+}
+
+static int ovpop_reconfig_notify(struct notifier_block *nb,
+				 unsigned long action, void *arg)
+{
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	ret = ovpop_reconfig_handle(action, arg);
+	ovpop_stats_account(OVPOP_STAT_NOTIFY, ktime_get_ns() - t0);
+	return ret;
 }
 
 static struct notifier_block ovpop_reconfig_nb = {

@@ -27,6 +27,7 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kref.h>
+#include <linux/ktime.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/sched.h>
@@ -160,13 +161,16 @@ static struct notifier_block ovpop_overlay_nb = {
  */
 int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id)
 {
+	u64 t0;
 	int ret;
 
 	lockdep_assert_held(&ovpop_stack_lock);
 	ovpop_removal.layer = l;
 	ovpop_removal.hint = 0;
 	WRITE_ONCE(ovpop_removal.task, current);
+	t0 = ktime_get_ns();
 	ret = of_overlay_remove(ovcs_id);
+	ovpop_stats_account(OVPOP_STAT_UNAPPLY, ktime_get_ns() - t0);
 	WRITE_ONCE(ovpop_removal.task, NULL);
 	ovpop_release_forget();	/* a failed removal notifies no POST_REMOVE */
 	ovpop_removal.layer = NULL;

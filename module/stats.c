@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What ovpop's device work costs, in debugfs (ovpop/stats), for the
- * benchmark (scripts/bench.sh) and for anyone asking where an apply's time
- * went:
+ * Where ovpop's time goes, in debugfs (ovpop/stats), for the benchmark
+ * (scripts/bench.sh) and for anyone asking where an apply's time went.
+ * For each of these, "<name>_ns <sum>" and "<name>_count <calls>":
  *
- *   add_ns <n>          time spent creating devices for added nodes
- *   add_events <n>      reconfig notifications of added nodes
- *   remove_ns <n>       time spent destroying devices of removed nodes
- *   remove_events <n>   reconfig notifications of removed nodes
- *   register_ns <n>     the part of add_ns spent in the driver core's
- *                       device_add() (amba_device_add() for AMBA devices)
- *   registered <n>      devices registered
- *   devices <n>         devices ovpop has created and not destroyed
- *   tracking_bytes <n>  memory of their records and of the records of the
- *                       overlays applied through configfs
+ *   notify       ovpop's reconfig notifier, every notification
+ *   add          of which: creating the devices of an added node
+ *   register     of which: the driver core's device_add() (amba_device_add()
+ *                for AMBA devices), probes that run from it included
+ *   remove       of which: destroying the devices of a removed node
+ *   precheck     the loader's checks before it applies an overlay
+ *   unapply      the loader's of_overlay_remove() calls, with the wait for
+ *                late releases (the notifications of the removal included)
  *
- * Times are sums since the module was loaded (ktime_get_ns(), including
- * the drivers' probes that run synchronously from device_add()).
+ * then "devices <n>", the devices ovpop created and has not destroyed, and
+ * "tracking_bytes <n>", the memory of their records and of the records of
+ * the overlays applied through configfs. Sums are since the module was
+ * loaded, in ktime_get_ns() nanoseconds.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,34 +26,41 @@
 
 #include "internal.h"
 
-static atomic64_t ovpop_stat[OVPOP_STAT_NR];
+static const char * const ovpop_stat_names[OVPOP_STAT_NR] = {
+	[OVPOP_STAT_NOTIFY] = "notify",
+	[OVPOP_STAT_ADD] = "add",
+	[OVPOP_STAT_REGISTER] = "register",
+	[OVPOP_STAT_REMOVE] = "remove",
+	[OVPOP_STAT_PRECHECK] = "precheck",
+	[OVPOP_STAT_UNAPPLY] = "unapply",
+};
+
+static atomic64_t ovpop_stat_ns[OVPOP_STAT_NR];
+static atomic64_t ovpop_stat_count[OVPOP_STAT_NR];
 static struct dentry *ovpop_debugfs;
 
 /**
- * ovpop_stats_account() - adds one notification's (or registration's) time
- * @stat: OVPOP_STAT_ADD, OVPOP_STAT_REMOVE or OVPOP_STAT_REGISTER
- * @ns: what handling it (or registering the device) took
+ * ovpop_stats_account() - adds the time of one call to the statistics
+ * @stat: what was timed
+ * @ns: what it took
  */
 void ovpop_stats_account(enum ovpop_stat stat, u64 ns)
 {
-	atomic64_add(ns, &ovpop_stat[stat]);
-	atomic64_inc(&ovpop_stat[stat + 1]);
+	atomic64_add(ns, &ovpop_stat_ns[stat]);
+	atomic64_inc(&ovpop_stat_count[stat]);
 }
 
 static int ovpop_stats_show(struct seq_file *m, void *unused)
 {
 	size_t bytes;
 	unsigned int n = ovpop_core_devices(&bytes);
+	int i;
 
-	seq_printf(m, "add_ns %lld\nadd_events %lld\n",
-		   atomic64_read(&ovpop_stat[OVPOP_STAT_ADD]),
-		   atomic64_read(&ovpop_stat[OVPOP_STAT_ADD + 1]));
-	seq_printf(m, "remove_ns %lld\nremove_events %lld\n",
-		   atomic64_read(&ovpop_stat[OVPOP_STAT_REMOVE]),
-		   atomic64_read(&ovpop_stat[OVPOP_STAT_REMOVE + 1]));
-	seq_printf(m, "register_ns %lld\nregistered %lld\n",
-		   atomic64_read(&ovpop_stat[OVPOP_STAT_REGISTER]),
-		   atomic64_read(&ovpop_stat[OVPOP_STAT_REGISTER + 1]));
+	for (i = 0; i < OVPOP_STAT_NR; i++)
+		seq_printf(m, "%s_ns %lld\n%s_count %lld\n",
+			   ovpop_stat_names[i], atomic64_read(&ovpop_stat_ns[i]),
+			   ovpop_stat_names[i],
+			   atomic64_read(&ovpop_stat_count[i]));
 	seq_printf(m, "devices %u\ntracking_bytes %zu\n", n,
 		   bytes + ovpop_layers_bytes());
 	return 0;

@@ -112,7 +112,7 @@ OVPOP_APPEND="ovpop_bench_n=$sizes ovpop_bench_runs=$runs" \
 	"$here/qemu.sh" "$kdir/$ovpop_image" "$work/stage/ovpop/$ovpop_base.dtb" \
 	"$work/initramfs.gz" bench "$work/bench.console.raw" >/dev/null || rc=$?
 tr -d '\r' <"$work/bench.console.raw" >"$work/bench.console"
-grep -E '^(BENCH|ADDON|CAL|# bench)' "$work/bench.console" >"$out/bench.raw" || true
+grep -E '^(BENCH|ADDON|# bench)' "$work/bench.console" >"$out/bench.raw" || true
 if [ "$rc" -ne 0 ] || grep -q '^BENCH-ERROR' "$out/bench.raw"; then
 	grep '^BENCH-ERROR' "$out/bench.raw" >&2 || true
 	die "bench: the guest failed (exit $rc); console in $work/bench.console"

@@ -14,18 +14,23 @@
 #
 # One line per run on stdout:
 #   BENCH <variant> <p> <mix> <N> <run> apply=<ns> remove=<ns> populate=<ns>
-#         depopulate=<ns> register=<ns> slab=<KiB> devices=<n> left=<n>
+#         depopulate=<ns> register=<ns> precheck=<ns> notify=<ns>
+#         kapply=<ns> kremove=<ns> slab=<KiB> devices=<n> left=<n>
 #         track=<bytes>
-# apply/remove: wall time of the write/rmdir that applies/removes (devices
-# are created and destroyed synchronously, from the notifications);
-# populate/depopulate: ovpop's own share (ovpop/stats) or the floor's loop;
+# apply: wall time of the write that applies (devices are created
+# synchronously, from the notifications); remove: of the rmdir or write
+# that removes (an rmdir is a busybox applet that forks: compare kremove);
+# kremove: of_overlay_remove() timed in the kernel, for ovpop (ovpop/stats
+# "unapply") and the kernel's path (ovpop_bench "times"), the unregister
+# loop for the floor; kapply: of_overlay_fdt_apply() timed in the kernel
+# (the kernel's path only); populate/depopulate: ovpop's handling of added
+# and removed nodes (ovpop/stats "add", "remove"), or the floor's loops;
 # register: the part of populate spent in device_add()/amba_device_add();
-# slab: Slab growth over the apply (empty slabs shrunk before); devices:
-# devices named *bench* after the apply; left: after the removal (must be
-# 0); track: ovpop's tracking memory after the apply (ovpop/stats).
-# A removal through configfs is an rmdir, a busybox applet, where the other
-# variants write from the shell itself: "CAL rmdir=<ns>" is what an rmdir
-# of an empty tmpfs directory costs, for the report to take off.
+# precheck: ovpop's checks before the apply; notify: all of ovpop's
+# notifier during the apply; slab: Slab growth over the apply (empty slabs
+# shrunk before); devices: devices named *bench* after the apply; left:
+# after the removal (must be 0); track: ovpop's tracking memory after the
+# apply (ovpop/stats).
 # Then the add-on board (overlays/addon-board.dtso, 4 devices):
 #   ADDON <run> applied=<ns> bound=<ns>
 # time until the write returned and until its three leaf devices had their
@@ -103,11 +108,20 @@ ovpop_unload() {
 }
 
 # report VARIANT P MIX N RUN: one line from the measurements in t0..t3,
-# p0/p1 (populate), d0/d1 (depopulate), s0/s1 (slab), c (devices), l (left)
+# and the pairs p (populate), d (depopulate), g (register), q (precheck),
+# n (notify), s (slab); ka, kr, c (devices), l (left), k (track)
 report() {
 	echo "BENCH $1 $2 $3 $4 $5 apply=$((t1 - t0)) remove=$((t3 - t2))" \
 		"populate=$((p1 - p0)) depopulate=$((d1 - d0)) register=$((g1 - g0))" \
+		"precheck=$((q1 - q0)) notify=$((n1 - n0)) kapply=$ka kremove=$kr" \
 		"slab=$((s1 - s0)) devices=$c left=$l track=$k"
+}
+
+# zero VARS...: sets each to 0
+zero() {
+	for _v in "$@"; do
+		eval "$_v=0"
+	done
 }
 
 run_ovpop() { # P MIX N RUN
@@ -115,22 +129,25 @@ run_ovpop() { # P MIX N RUN
 	item=$OV_CFS/bench
 	mkdir "$item" || { err "mkdir $item"; return; }
 	s0=$(slab) p0=$(stat add_ns) g0=$(stat register_ns)
+	q0=$(stat precheck_ns) n0=$(stat notify_ns)
 	read -r t0 <"$B/clock"
 	echo "ovpop/bench/$1-$2-$3.dtbo" >"$item/path" || err "ovpop apply $1-$2-$3"
 	read -r t1 <"$B/clock"
-	p1=$(stat add_ns) g1=$(stat register_ns) k=$(stat tracking_bytes)
-	s1=$(slab) c=$(count)
-	d0=$(stat remove_ns)
+	p1=$(stat add_ns) g1=$(stat register_ns) q1=$(stat precheck_ns)
+	n1=$(stat notify_ns) k=$(stat tracking_bytes) s1=$(slab) c=$(count)
+	d0=$(stat remove_ns) u0=$(stat unapply_ns)
 	read -r t2 <"$B/clock"
 	rmdir "$item" || err "ovpop remove $1-$2-$3"
 	read -r t3 <"$B/clock"
 	d1=$(stat remove_ns) l=$(count)
+	ka=0 kr=$(($(stat unapply_ns) - u0))
 	report ovpop "$@"
 }
 
 run_kernel() { # P MIX N RUN
 	ovpop_unload
-	s0=$(slab) p0=0 p1=0 d0=0 d1=0 g0=0 g1=0 k=0
+	zero p0 p1 d0 d1 g0 g1 q0 q1 n0 n1 k
+	s0=$(slab)
 	read -r t0 <"$B/clock"
 	echo "ovpop/bench/$1-$2-$3.dtbo" >"$B/apply" || err "kernel apply $1-$2-$3"
 	read -r t1 <"$B/clock"
@@ -139,12 +156,14 @@ run_kernel() { # P MIX N RUN
 	echo 1 >"$B/remove" || err "kernel remove $1-$2-$3"
 	read -r t3 <"$B/clock"
 	l=$(count)
+	read -r ka kr <"$B/times"
 	report kernel "$@"
 }
 
 run_floor() { # MIX N RUN
 	kind=platform
 	[ "$1" = mixed ] && kind=mixed
+	zero p0 d0 g0 q0 q1 n0 n1 k ka
 	s0=$(slab)
 	read -r t0 <"$B/clock"
 	echo "$2 $kind" >"$B/floor" || err "floor $2 $kind"
@@ -156,7 +175,7 @@ run_floor() { # MIX N RUN
 	l=$(count)
 	# the loops' own times, measured in the kernel
 	read -r _n p1 d1 g1 <"$B/floor"
-	p0=0 d0=0 g0=0 k=0
+	kr=$d1
 	report floor - "$@"
 }
 
@@ -205,15 +224,6 @@ run_addon() { # RUN
 
 insmod "$OVPOP_DIR/modules/ovpop_bench.ko" || { err "insmod ovpop_bench"; exit 1; }
 echo "# bench: sizes $sizes, $runs run(s) each, $(uname -r)"
-r=1
-while [ "$r" -le 5 ]; do
-	mkdir /tmp/bench-cal
-	read -r t0 <"$B/clock"
-	rmdir /tmp/bench-cal
-	read -r t1 <"$B/clock"
-	echo "CAL rmdir=$((t1 - t0))"
-	r=$((r + 1))
-done
 for n in $sizes; do
 	r=1
 	while [ "$r" -le "$runs" ]; do

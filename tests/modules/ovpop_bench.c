@@ -8,6 +8,8 @@
  *            kernel's own path, of_overlay_fdt_apply() with nothing but the
  *            OF core creating devices; one overlay at a time
  *   remove   write anything: of_overlay_remove() of that overlay
+ *   times    read: "<apply ns> <remove ns>", how long the last
+ *            of_overlay_fdt_apply() and of_overlay_remove() took
  *   floor    write "N mixed|platform": registers N devices directly, without
  *            DT (every second one an AMBA device in "mixed"), with the
  *            resources the benchmark overlays give their nodes; write "0":
@@ -52,6 +54,7 @@ static struct device **bench_devs;
 static unsigned int bench_n;
 static u64 bench_add_ns, bench_del_ns, bench_reg_ns;
 static int bench_ovcs;
+static u64 bench_apply_ns, bench_remove_ns;
 static struct dentry *bench_dir;
 
 static struct device *bench_platform(unsigned int i)
@@ -213,6 +216,7 @@ static ssize_t bench_apply_write(struct file *file, const char __user *ubuf,
 {
 	const struct firmware *fw;
 	char name[128];
+	u64 t0;
 	int ret;
 
 	ret = bench_arg(ubuf, len, name, sizeof(name));
@@ -226,8 +230,10 @@ static ssize_t bench_apply_write(struct file *file, const char __user *ubuf,
 	ret = request_firmware(&fw, name, NULL);
 	if (ret)
 		goto out;
+	t0 = ktime_get_ns();
 	ret = ovpop_compat_overlay_apply(fw->data, fw->size, &bench_ovcs,
 					 NULL);
+	bench_apply_ns = ktime_get_ns() - t0;
 	release_firmware(fw);
 	if (ret) {
 		pr_err("%s: apply failed: %d\n", name, ret);
@@ -249,10 +255,17 @@ static const struct file_operations bench_apply_fops = {
 static ssize_t bench_remove_write(struct file *file, const char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {
+	u64 t0;
 	int ret;
 
 	mutex_lock(&bench_lock);
-	ret = bench_ovcs ? of_overlay_remove(&bench_ovcs) : -ENOENT;
+	if (bench_ovcs) {
+		t0 = ktime_get_ns();
+		ret = of_overlay_remove(&bench_ovcs);
+		bench_remove_ns = ktime_get_ns() - t0;
+	} else {
+		ret = -ENOENT;
+	}
 	mutex_unlock(&bench_lock);
 	return ret ?: len;
 }
@@ -260,6 +273,25 @@ static ssize_t bench_remove_write(struct file *file, const char __user *ubuf,
 static const struct file_operations bench_remove_fops = {
 	.owner = THIS_MODULE,
 	.write = bench_remove_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t bench_times_read(struct file *file, char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	char buf[48];
+	int n;
+
+	mutex_lock(&bench_lock);
+	n = scnprintf(buf, sizeof(buf), "%llu %llu\n", bench_apply_ns,
+		      bench_remove_ns);
+	mutex_unlock(&bench_lock);
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static const struct file_operations bench_times_fops = {
+	.owner = THIS_MODULE,
+	.read = bench_times_read,
 	.llseek = default_llseek,
 };
 
@@ -277,6 +309,7 @@ static int __init bench_init(void)
 	debugfs_create_file("floor", 0600, bench_dir, NULL, &bench_floor_fops);
 	debugfs_create_file("apply", 0200, bench_dir, NULL, &bench_apply_fops);
 	debugfs_create_file("remove", 0200, bench_dir, NULL, &bench_remove_fops);
+	debugfs_create_file("times", 0400, bench_dir, NULL, &bench_times_fops);
 	return 0;
 }
 module_init(bench_init);
