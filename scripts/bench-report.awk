@@ -35,6 +35,18 @@ function ratio(a, b) {
 	return (a < 0 || b <= 0) ? "-" : sprintf("%.2f", a / b)
 }
 
+# Combination C (1 .. 4 * ns) of placement, mix and size, into p, mix, n
+function combo(c) {
+	p = (c <= 2 * ns) ? "a" : "b"
+	mix = (int((c - 1) / ns) % 2 == 0) ? "mixed" : "plat"
+	n = size[(c - 1) % ns + 1]
+}
+
+# Median of METRIC for VARIANT at p, mix, n (the floor has no placement)
+function med(variant, metric) {
+	return median(variant SUBSEP (variant == "floor" ? "-" : p) SUBSEP mix SUBSEP n SUBSEP metric)
+}
+
 function verdict(ok) {
 	return ok ? "met" : "**missed**"
 }
@@ -93,37 +105,25 @@ END {
 	print "`device_add()`/`amba_device_add()` (probe included), the rest ovpop's own work. Floor: the same devices registered without DT.\n"
 	print "| p | mix | N | ovpop | kernel | ovpop/kernel | populate phase | its device_add | ovpop's own | floor | its device_add | populate/floor |"
 	print "|---|-----|--:|------:|-------:|------:|------:|------:|------:|------:|------:|------:|"
-	for (pi = 1; pi <= 2; pi++)
-		for (mi = 1; mi <= 2; mi++)
-			for (i = 1; i <= ns; i++) {
-				p = pi == 1 ? "a" : "b"; mix = mi == 1 ? "mixed" : "plat"; n = size[i]
-				oa = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "apply")
-				ka = median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "apply")
-				op = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "populate")
-				og = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "register")
-				fl = median("floor" SUBSEP "-" SUBSEP mix SUBSEP n SUBSEP "populate")
-				fg = median("floor" SUBSEP "-" SUBSEP mix SUBSEP n SUBSEP "register")
-				printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
-				       ms(oa), ms(ka), ratio(oa, ka), ms(op), ms(og), ms(op - og),
-				       ms(fl), ms(fg), ratio(op, fl)
-				if (p == "a") {
-					r = oa / ka
-					if (r > worst_apply)
-						worst_apply = r
-				}
-				if (n >= 100 || nbig < 1) {
-					r = op / fl
-					if (r > worst_pop)
-						worst_pop = r
-				}
-				if (p == "a" && n == 4000) {
-					r = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "kremove") / \
-					    median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "kremove")
-					if (r > worst_remove)
-						worst_remove = r
-					have4000 = 1
-				}
-			}
+	for (c = 1; c <= 4 * ns; c++) {
+		combo(c)
+		oa = med("ovpop", "apply"); ka = med("kernel", "apply")
+		op = med("ovpop", "populate"); og = med("ovpop", "register")
+		fl = med("floor", "populate"); fg = med("floor", "register")
+		printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
+		       ms(oa), ms(ka), ratio(oa, ka), ms(op), ms(og), ms(op - og),
+		       ms(fl), ms(fg), ratio(op, fl)
+		if (p == "a" && oa / ka > worst_apply)
+			worst_apply = oa / ka
+		if ((n >= 100 || nbig < 1) && op / fl > worst_pop)
+			worst_pop = op / fl
+		if (p == "a" && n == 4000) {
+			r = med("ovpop", "kremove") / med("kernel", "kremove")
+			if (r > worst_remove)
+				worst_remove = r
+			have4000 = 1
+		}
+	}
 
 	print "\n## Where an apply's time goes\n"
 	print "ovpop: its checks before the apply (precheck), its notifier during the apply (of which device_add: the driver core), "
@@ -132,74 +132,62 @@ END {
 	print "Share: precheck + notifier - device_add, of the apply: ovpop's own work (allocating the devices from the tree included, which the kernel's path does too).\n"
 	print "| p | mix | N | ovpop apply | precheck | notifier | of which device_add | rest (core, file) | share | kernel apply | its of_overlay_fdt_apply |"
 	print "|---|-----|--:|----:|----:|----:|----:|----:|----:|----:|----:|"
-	for (pi = 1; pi <= 2; pi++)
-		for (mi = 1; mi <= 2; mi++)
-			for (i = 1; i <= ns; i++) {
-				p = pi == 1 ? "a" : "b"; mix = mi == 1 ? "mixed" : "plat"; n = size[i]
-				o = "ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP
-				oa = median(o "apply"); oq = median(o "precheck")
-				on = median(o "notify"); og = median(o "register")
-				ka = median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "apply")
-				kk = median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "kapply")
-				printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
-				       ms(oa), ms(oq), ms(on), ms(og), ms(oa - oq - on),
-				       (oa > 0 ? sprintf("%.0f%%", 100 * (oq + on - og) / oa) : "-"), ms(ka), ms(kk)
-			}
+	for (c = 1; c <= 4 * ns; c++) {
+		combo(c)
+		oa = med("ovpop", "apply"); oq = med("ovpop", "precheck")
+		on = med("ovpop", "notify"); og = med("ovpop", "register")
+		printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
+		       ms(oa), ms(oq), ms(on), ms(og), ms(oa - oq - on),
+		       (oa > 0 ? sprintf("%.0f%%", 100 * (oq + on - og) / oa) : "-"),
+		       ms(med("kernel", "apply")), ms(med("kernel", "kapply"))
+	}
 
 	print "\n## Removal (until every device is gone)\n"
 	print "`of_overlay_remove()` timed in the kernel (ovpop/stats `unapply`, ovpop_bench `times`): it returns once every device is gone. "
 	print "(The wall time of an `rmdir` includes forking the busybox applet, ~2.5 ms here; `remove=` in bench.raw.)\n"
 	print "| p | mix | N | ovpop | kernel | ovpop/kernel | ovpop depopulate phase | floor | depopulate/floor |"
 	print "|---|-----|--:|------:|-------:|------:|------:|------:|------:|"
-	for (pi = 1; pi <= 2; pi++)
-		for (mi = 1; mi <= 2; mi++)
-			for (i = 1; i <= ns; i++) {
-				p = pi == 1 ? "a" : "b"; mix = mi == 1 ? "mixed" : "plat"; n = size[i]
-				orm = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "kremove")
-				krm = median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "kremove")
-				od = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "depopulate")
-				fd = median("floor" SUBSEP "-" SUBSEP mix SUBSEP n SUBSEP "depopulate")
-				printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
-				       ms(orm), ms(krm), ratio(orm, krm), ms(od), ms(fd), ratio(od, fd)
-			}
+	for (c = 1; c <= 4 * ns; c++) {
+		combo(c)
+		orm = med("ovpop", "kremove"); krm = med("kernel", "kremove")
+		od = med("ovpop", "depopulate"); fd = med("floor", "depopulate")
+		printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
+		       ms(orm), ms(krm), ratio(orm, krm), ms(od), ms(fd), ratio(od, fd)
+	}
 
 	printf "\n## Scaling exponents (slope of log t on log N, N %s)\n\n", (nbig >= 2 ? ">= 100" : "all")
 	print "| p | mix | ovpop apply | kernel apply | ovpop populate | floor | ovpop remove | kernel remove | ovpop depopulate | floor |"
 	print "|---|-----|----:|----:|----:|----:|----:|----:|----:|----:|"
-	for (pi = 1; pi <= 2; pi++)
-		for (mi = 1; mi <= 2; mi++) {
-			p = pi == 1 ? "a" : "b"; mix = mi == 1 ? "mixed" : "plat"
-			o = "ovpop" SUBSEP p SUBSEP mix; k = "kernel" SUBSEP p SUBSEP mix
-			fk = "floor" SUBSEP "-" SUBSEP mix
-			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, mix,
-			       expo2(o, "apply"), expo2(k, "apply"), expo2(o, "populate"),
-			       expo2(fk, "populate"), expo2(o, "kremove"), expo2(k, "kremove"),
-			       expo2(o, "depopulate"), expo2(fk, "depopulate")
-			s = slope2(o, "populate")
-			if (s != "" && s > worst_exp)
-				worst_exp = s
-		}
+	for (c = 1; c <= 4 * ns; c += ns) {
+		combo(c)
+		o = "ovpop" SUBSEP p SUBSEP mix; k = "kernel" SUBSEP p SUBSEP mix
+		fk = "floor" SUBSEP "-" SUBSEP mix
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, mix,
+		       expo2(o, "apply"), expo2(k, "apply"), expo2(o, "populate"),
+		       expo2(fk, "populate"), expo2(o, "kremove"), expo2(k, "kremove"),
+		       expo2(o, "depopulate"), expo2(fk, "depopulate")
+		s = slope2(o, "populate")
+		if (s != "" && s > worst_exp)
+			worst_exp = s
+	}
 
 	print "\n## Memory (bytes per device)\n"
 	print "Tracking: what ovpop's records of the devices and of the applied overlay take (`ovpop/stats`, exact). "
 	print "Slab: growth of Slab over the apply, empty slabs shrunk before (KiB granularity, so only N >= 1000 shown when measured).\n"
 	print "| p | mix | N | ovpop tracking | ovpop slab | kernel slab | floor slab | ovpop - kernel slab |"
 	print "|---|-----|--:|----:|----:|----:|----:|----:|"
-	for (pi = 1; pi <= 2; pi++)
-		for (mi = 1; mi <= 2; mi++)
-			for (i = 1; i <= ns; i++) {
-				p = pi == 1 ? "a" : "b"; mix = mi == 1 ? "mixed" : "plat"; n = size[i]
-				if (n < 1000 && nmax >= 1000)
-					continue
-				tr = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "track") / n
-				os = median("ovpop" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "slab") * 1024 / n
-				ks = median("kernel" SUBSEP p SUBSEP mix SUBSEP n SUBSEP "slab") * 1024 / n
-				fs = median("floor" SUBSEP "-" SUBSEP mix SUBSEP n SUBSEP "slab") * 1024 / n
-				printf "| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | %s |\n", p, mix, n, tr, os, ks, fs,
-				       p == "a" ? sprintf("%.0f", os - ks) : "-"
-				if (tr > worst_mem)
-					worst_mem = tr
-			}
+	for (c = 1; c <= 4 * ns; c++) {
+		combo(c)
+		if (n < 1000 && nmax >= 1000)
+			continue
+		tr = med("ovpop", "track") / n
+		os = med("ovpop", "slab") * 1024 / n
+		ks = med("kernel", "slab") * 1024 / n
+		printf "| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | %s |\n", p, mix, n, tr, os, ks,
+		       med("floor", "slab") * 1024 / n, (p == "a" ? sprintf("%.0f", os - ks) : "-")
+		if (tr > worst_mem)
+			worst_mem = tr
+	}
 
 	aa = median("addon" SUBSEP "applied"); ab = median("addon" SUBSEP "bound")
 	printf "\n## Add-on board (overlays/addon-board.dtso: bus, PL061, LED, regulator)\n\n"
@@ -216,18 +204,19 @@ END {
 	printf "| tracking <= 128 bytes per device | worst %.0f B | %s |\n", worst_mem, verdict(worst_mem <= 128)
 	printf "| add-on board applied and bound within 50 ms | %s ms | %s |\n", ms(ab), verdict(ab >= 0 && ab <= 50e6)
 
-	# plot data: placement a, platform only; and ovpop in b, mixed
+	# plot data: placement a, platform only; ovpop in b, mixed; and the
+	# kernel's of_overlay_fdt_apply() in b, plat (1 device: the OF core)
 	for (i = 1; i <= ns; i++) {
-		n = size[i]
-		printf "%d %s %s %s %s %s %s %s %s\n", n,
-		       median("ovpop" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "apply") / 1e6,
-		       median("kernel" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "apply") / 1e6,
-		       median("floor" SUBSEP "-" SUBSEP "plat" SUBSEP n SUBSEP "populate") / 1e6,
-		       median("ovpop" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "populate") / 1e6,
-		       median("ovpop" SUBSEP "b" SUBSEP "mixed" SUBSEP n SUBSEP "apply") / 1e6,
-		       median("ovpop" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "kremove") / 1e6,
-		       median("kernel" SUBSEP "a" SUBSEP "plat" SUBSEP n SUBSEP "kremove") / 1e6,
-		       median("floor" SUBSEP "-" SUBSEP "plat" SUBSEP n SUBSEP "depopulate") / 1e6 > dat
+		n = size[i]; p = "b"; mix = "mixed"
+		bm = med("ovpop", "apply") / 1e6
+		mix = "plat"
+		core = med("kernel", "kapply") / 1e6
+		p = "a"
+		printf "%d %s %s %s %s %s %s %s %s %s\n", n,
+		       med("ovpop", "apply") / 1e6, med("kernel", "apply") / 1e6,
+		       med("floor", "populate") / 1e6, med("ovpop", "populate") / 1e6, bm,
+		       med("ovpop", "kremove") / 1e6, med("kernel", "kremove") / 1e6,
+		       med("floor", "depopulate") / 1e6, core > dat
 	}
 	if (bad != "" || nr < 1)
 		exit 1

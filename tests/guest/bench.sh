@@ -117,6 +117,29 @@ report() {
 		"slab=$((s1 - s0)) devices=$c left=$l track=$k"
 }
 
+# timed FILE VALUE: writes VALUE to FILE, the clock read into ta before
+# and tb after; the write's status
+timed() {
+	_rc=0
+	read -r ta <"$B/clock"
+	echo "$2" >"$1" || _rc=1
+	read -r tb <"$B/clock"
+	return "$_rc"
+}
+
+# cycle AFILE AVALUE RFILE RVALUE WHAT: applies and removes by a write
+# each, timed (t0..t3), with Slab before and after the apply (s0, s1), the
+# devices after it (c) and after the removal (l)
+cycle() {
+	s0=$(slab)
+	timed "$1" "$2" || err "$5: apply"
+	t0=$ta t1=$tb
+	s1=$(slab) c=$(count)
+	timed "$3" "$4" || err "$5: remove"
+	t2=$ta t3=$tb
+	l=$(count)
+}
+
 # zero VARS...: sets each to 0
 zero() {
 	for _v in "$@"; do
@@ -130,9 +153,8 @@ run_ovpop() { # P MIX N RUN
 	mkdir "$item" || { err "mkdir $item"; return; }
 	s0=$(slab) p0=$(stat add_ns) g0=$(stat register_ns)
 	q0=$(stat precheck_ns) n0=$(stat notify_ns)
-	read -r t0 <"$B/clock"
-	echo "ovpop/bench/$1-$2-$3.dtbo" >"$item/path" || err "ovpop apply $1-$2-$3"
-	read -r t1 <"$B/clock"
+	timed "$item/path" "ovpop/bench/$1-$2-$3.dtbo" || err "ovpop apply $1-$2-$3"
+	t0=$ta t1=$tb
 	p1=$(stat add_ns) g1=$(stat register_ns) q1=$(stat precheck_ns)
 	n1=$(stat notify_ns) k=$(stat tracking_bytes) s1=$(slab) c=$(count)
 	d0=$(stat remove_ns) u0=$(stat unapply_ns)
@@ -147,15 +169,7 @@ run_ovpop() { # P MIX N RUN
 run_kernel() { # P MIX N RUN
 	ovpop_unload
 	zero p0 p1 d0 d1 g0 g1 q0 q1 n0 n1 k
-	s0=$(slab)
-	read -r t0 <"$B/clock"
-	echo "ovpop/bench/$1-$2-$3.dtbo" >"$B/apply" || err "kernel apply $1-$2-$3"
-	read -r t1 <"$B/clock"
-	s1=$(slab) c=$(count)
-	read -r t2 <"$B/clock"
-	echo 1 >"$B/remove" || err "kernel remove $1-$2-$3"
-	read -r t3 <"$B/clock"
-	l=$(count)
+	cycle "$B/apply" "ovpop/bench/$1-$2-$3.dtbo" "$B/remove" 1 "kernel $1-$2-$3"
 	read -r ka kr <"$B/times"
 	report kernel "$@"
 }
@@ -164,15 +178,7 @@ run_floor() { # MIX N RUN
 	kind=platform
 	[ "$1" = mixed ] && kind=mixed
 	zero p0 d0 g0 q0 q1 n0 n1 k ka
-	s0=$(slab)
-	read -r t0 <"$B/clock"
-	echo "$2 $kind" >"$B/floor" || err "floor $2 $kind"
-	read -r t1 <"$B/clock"
-	s1=$(slab) c=$(count)
-	read -r t2 <"$B/clock"
-	echo 0 >"$B/floor" || err "floor 0"
-	read -r t3 <"$B/clock"
-	l=$(count)
+	cycle "$B/floor" "$2 $kind" "$B/floor" 0 "floor $2 $kind"
 	# the loops' own times, measured in the kernel
 	read -r _n p1 d1 g1 <"$B/floor"
 	kr=$d1
@@ -202,9 +208,8 @@ run_addon() { # RUN
 	ovpop_load
 	item=$OV_CFS/addon
 	mkdir "$item" || { err "mkdir $item"; return; }
-	read -r t0 <"$B/clock"
-	echo ovpop/addon-board.dtbo >"$item/path" || err "addon apply"
-	read -r t1 <"$B/clock"
+	timed "$item/path" ovpop/addon-board.dtbo || err "addon apply"
+	t0=$ta t1=$tb
 	i=0
 	until addon_bound; do
 		i=$((i + 1))
