@@ -145,7 +145,8 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
  * children an overlay adds under a bus the kernel populated are notified
  * one after the other, and each would otherwise walk the bus (as the
  * kernel's own of_platform_notify() does, which makes its apply quadratic).
- * ovpop_kdev_lock protects both; it is taken alone (never with ovpop_lock).
+ * ovpop_kdev_lock protects both. It is taken under the OF overlay mutex
+ * (from the notifiers) or alone, never with ovpop_lock or another of ours.
  * The reference is dropped when the node or any node is detached, when the
  * device is found unregistered, at the end of every overlay apply and
  * removal, and at exit: it never pins a node an overlay removes.

@@ -65,7 +65,9 @@ struct ovpop_pop {
  * Lock order: a configfs item's lock -> ovpop_stack_lock -> the OF overlay
  * mutex (held by the OF core around reconfig notifications) -> ovpop_lock ->
  * devtree_lock. of_mutex is never taken under
- * ovpop_lock and is not held by the core while it notifies.
+ * ovpop_lock and is not held by the core while it notifies. device.c's
+ * ovpop_kdev_lock (the kernel's bus device found last) nests only under
+ * the OF overlay mutex.
  */
 extern struct mutex ovpop_lock;
 
