@@ -128,18 +128,19 @@ END {
 	print "\n## Where an apply's time goes\n"
 	print "ovpop: its checks before the apply (precheck), its notifier during the apply (of which device_add: the driver core), "
 	print "and the rest of the write: the kernel's overlay core (`of_overlay_fdt_apply()` without the notifiers), loading the file, the syscall. "
-	print "kernel: its `of_overlay_fdt_apply()` timed in the kernel, notifiers (its own device creation) included.\n"
+	print "kernel: its `of_overlay_fdt_apply()` timed in the kernel, of which its notifiers (its own device creation: compare with ovpop's notifier).\n"
 	print "Share: precheck + notifier - device_add, of the apply: ovpop's own work (allocating the devices from the tree included, which the kernel's path does too).\n"
-	print "| p | mix | N | ovpop apply | precheck | notifier | of which device_add | rest (core, file) | share | kernel apply | its of_overlay_fdt_apply |"
-	print "|---|-----|--:|----:|----:|----:|----:|----:|----:|----:|----:|"
+	print "| p | mix | N | ovpop apply | precheck | notifier | of which device_add | rest (core, file) | share | kernel apply | its of_overlay_fdt_apply | of which notifiers |"
+	print "|---|-----|--:|----:|----:|----:|----:|----:|----:|----:|----:|----:|"
 	for (c = 1; c <= 4 * ns; c++) {
 		combo(c)
 		oa = med("ovpop", "apply"); oq = med("ovpop", "precheck")
 		on = med("ovpop", "notify"); og = med("ovpop", "register")
-		printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
+		printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, mix, n,
 		       ms(oa), ms(oq), ms(on), ms(og), ms(oa - oq - on),
 		       (oa > 0 ? sprintf("%.0f%%", 100 * (oq + on - og) / oa) : "-"),
-		       ms(med("kernel", "apply")), ms(med("kernel", "kapply"))
+		       ms(med("kernel", "apply")), ms(med("kernel", "kapply")),
+		       ms(med("kernel", "knotify"))
 	}
 
 	print "\n## Removal (until every device is gone)\n"

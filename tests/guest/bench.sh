@@ -15,15 +15,16 @@
 # One line per run on stdout:
 #   BENCH <variant> <p> <mix> <N> <run> apply=<ns> remove=<ns> populate=<ns>
 #         depopulate=<ns> register=<ns> precheck=<ns> notify=<ns>
-#         kapply=<ns> kremove=<ns> slab=<KiB> devices=<n> left=<n>
-#         track=<bytes>
+#         kapply=<ns> kremove=<ns> knotify=<ns> slab=<KiB> devices=<n>
+#         left=<n> track=<bytes>
 # apply: wall time of the write that applies (devices are created
 # synchronously, from the notifications); remove: of the rmdir or write
 # that removes (an rmdir is a busybox applet that forks: compare kremove);
 # kremove: of_overlay_remove() timed in the kernel, for ovpop (ovpop/stats
 # "unapply") and the kernel's path (ovpop_bench "times"), the unregister
 # loop for the floor; kapply: of_overlay_fdt_apply() timed in the kernel
-# (the kernel's path only); populate/depopulate: ovpop's handling of added
+# (the kernel's path only), knotify: of which the reconfig notifiers (the
+# kernel's device creation); populate/depopulate: ovpop's handling of added
 # and removed nodes (ovpop/stats "add", "remove"), or the floor's loops;
 # register: the part of populate spent in device_add()/amba_device_add();
 # precheck: ovpop's checks before the apply; notify: all of ovpop's
@@ -114,6 +115,7 @@ report() {
 	echo "BENCH $1 $2 $3 $4 $5 apply=$((t1 - t0)) remove=$((t3 - t2))" \
 		"populate=$((p1 - p0)) depopulate=$((d1 - d0)) register=$((g1 - g0))" \
 		"precheck=$((q1 - q0)) notify=$((n1 - n0)) kapply=$ka kremove=$kr" \
+		"knotify=$kn" \
 		"slab=$((s1 - s0)) devices=$c left=$l track=$k"
 }
 
@@ -162,7 +164,7 @@ run_ovpop() { # P MIX N RUN
 	rmdir "$item" || err "ovpop remove $1-$2-$3"
 	read -r t3 <"$B/clock"
 	d1=$(stat remove_ns) l=$(count)
-	ka=0 kr=$(($(stat unapply_ns) - u0))
+	ka=0 kn=0 kr=$(($(stat unapply_ns) - u0))
 	report ovpop "$@"
 }
 
@@ -170,14 +172,14 @@ run_kernel() { # P MIX N RUN
 	ovpop_unload
 	zero p0 p1 d0 d1 g0 g1 q0 q1 n0 n1 k
 	cycle "$B/apply" "ovpop/bench/$1-$2-$3.dtbo" "$B/remove" 1 "kernel $1-$2-$3"
-	read -r ka kr <"$B/times"
+	read -r ka kr kn <"$B/times"
 	report kernel "$@"
 }
 
 run_floor() { # MIX N RUN
 	kind=platform
 	[ "$1" = mixed ] && kind=mixed
-	zero p0 d0 g0 q0 q1 n0 n1 k ka
+	zero p0 d0 g0 q0 q1 n0 n1 k ka kn
 	cycle "$B/floor" "$2 $kind" "$B/floor" 0 "floor $2 $kind"
 	# the loops' own times, measured in the kernel
 	read -r _n p1 d1 g1 <"$B/floor"
