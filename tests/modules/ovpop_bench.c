@@ -87,6 +87,7 @@ static struct notifier_block bench_last_nb = {
 	.notifier_call = bench_notify_last,
 	.priority = -1,
 };
+
 static struct dentry *bench_dir;
 
 static struct device *bench_platform(unsigned int i)
