@@ -145,14 +145,14 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
  * children an overlay adds under a bus the kernel populated are notified
  * one after the other, and each would otherwise walk the bus (as the
  * kernel's own of_platform_notify() does, which makes its apply quadratic).
- * ovpop_kdev_lock protects both. It is taken under the OF overlay mutex
+ * ovpop_kdev_lock protects it. It is taken under the OF overlay mutex
  * (from the notifiers) or alone, never with ovpop_lock or another of ours.
  * The reference is dropped when the node or any node is detached, when the
  * device is found unregistered, at the end of every overlay apply and
  * removal, and at exit: it never pins a node an overlay removes.
  */
 static DEFINE_MUTEX(ovpop_kdev_lock);
-static struct device_node *ovpop_kdev_np;	/* compared only */
+/* The kernel's device keeps its of_node until released: we hold it */
 static struct device *ovpop_kdev;
 
 static struct device *ovpop_kdev_cached(struct device_node *np)
@@ -160,21 +160,20 @@ static struct device *ovpop_kdev_cached(struct device_node *np)
 	struct device *dev = NULL;
 
 	mutex_lock(&ovpop_kdev_lock);
-	if (ovpop_kdev_np == np && device_is_registered(ovpop_kdev) &&
-	    ovpop_kdev->of_node == np)
+	if (ovpop_kdev && ovpop_kdev->of_node == np &&
+	    device_is_registered(ovpop_kdev))
 		dev = get_device(ovpop_kdev);
 	mutex_unlock(&ovpop_kdev_lock);
 	return dev;
 }
 
-static void ovpop_kdev_cache(struct device_node *np, struct device *dev)
+static void ovpop_kdev_cache(struct device *dev)
 {
 	struct device *old;
 
 	mutex_lock(&ovpop_kdev_lock);
 	old = ovpop_kdev;
 	ovpop_kdev = get_device(dev);
-	ovpop_kdev_np = np;
 	mutex_unlock(&ovpop_kdev_lock);
 	put_device(old);
 }
@@ -188,10 +187,9 @@ void ovpop_kernel_device_forget(struct device_node *np)
 	struct device *old = NULL;
 
 	mutex_lock(&ovpop_kdev_lock);
-	if (!np || np == ovpop_kdev_np) {
+	if (ovpop_kdev && (!np || ovpop_kdev->of_node == np)) {
 		old = ovpop_kdev;
 		ovpop_kdev = NULL;
-		ovpop_kdev_np = NULL;
 	}
 	mutex_unlock(&ovpop_kdev_lock);
 	put_device(old);
@@ -220,6 +218,6 @@ struct device *ovpop_find_kernel_device(struct device_node *np)
 	pdev = of_find_device_by_node(np);
 	dev = pdev ? &pdev->dev : bus_find_device_by_of_node(&amba_bustype, np);
 	if (dev)
-		ovpop_kdev_cache(np, dev);
+		ovpop_kdev_cache(dev);
 	return dev;
 }

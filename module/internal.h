@@ -156,6 +156,7 @@ struct ovpop_layer {
 };
 
 /* layer.c: a layer's record */
+int ovpop_grow(void **arr, unsigned int *size, unsigned int n, size_t elem);
 int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np);
 void ovpop_layer_add_end(struct ovpop_layer *l);
 bool ovpop_layer_covers(const struct ovpop_layer *later,

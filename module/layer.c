@@ -40,9 +40,16 @@ static u64 ovpop_path_hash(const char *path, size_t len)
 	return siphash(path, len, &ovpop_path_key);
 }
 
-/* Room for element @n in *@arr of *@size elements, doubling */
-static int ovpop_grow(void **arr, unsigned int *size, unsigned int n,
-		      size_t elem)
+/**
+ * ovpop_grow() - makes room for one more element in an array, doubling it
+ * @arr: the array (krealloc()ed; NULL at first)
+ * @size: its number of elements allocated, updated
+ * @n: the index of the element to make room for
+ * @elem: the size of an element
+ *
+ * Return: 0, or -ENOMEM (the array is left as it was).
+ */
+int ovpop_grow(void **arr, unsigned int *size, unsigned int n, size_t elem)
 {
 	unsigned int nsize;
 	void *p;

@@ -67,7 +67,7 @@ static struct {
 void ovpop_release_note(struct device_node *np)
 {
 	struct ovpop_detached *nodes;
-	unsigned int entries, size;
+	unsigned int entries;
 	char *path;
 
 	if (READ_ONCE(ovpop_removal.task) != current ||
@@ -81,15 +81,9 @@ void ovpop_release_note(struct device_node *np)
 	kfree(path);
 	if (!entries)
 		return;
-	if (ovpop_removal.n == ovpop_removal.size) {
-		size = max(2 * ovpop_removal.size, 16U);
-		nodes = krealloc_array(ovpop_removal.nodes, size,
-				       sizeof(*nodes), GFP_KERNEL);
-		if (!nodes)
-			return;	/* not waited for: at worst the core reports it */
-		ovpop_removal.nodes = nodes;
-		ovpop_removal.size = size;
-	}
+	if (ovpop_grow((void **)&ovpop_removal.nodes, &ovpop_removal.size,
+		       ovpop_removal.n, sizeof(*nodes)))
+		return;		/* not waited for: at worst the core reports it */
 	nodes = ovpop_removal.nodes;
 	nodes[ovpop_removal.n].np = np;
 	nodes[ovpop_removal.n++].entries = entries;
