@@ -45,12 +45,12 @@ results=""
 start=$(date +%s)
 if "$here/check.sh" style >"$work/style.log" 2>&1; then
 	passed=1
-	printf 'ok   style: checkpatch --strict, shellcheck\n'
+	printf 'ok   style: checkpatch --strict, shellcheck, kernel-doc\n'
 	results="style: 1 passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
 "
 else
 	failed=1
-	printf 'FAIL style: checkpatch --strict, shellcheck\n'
+	printf 'FAIL style: checkpatch --strict, shellcheck, kernel-doc\n'
 	sed 's/^/     /' "$work/style.log"
 	results="style: 0 passed, 1 failed, 0 skipped
 "
