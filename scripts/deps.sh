@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 pkgs="build-essential bc bison flex libssl-dev libelf-dev cpio kmod xz-utils
 rsync perl python3 sparse shellcheck busybox-static device-tree-compiler
-qemu-system-arm linux-source-6.1 linux-source-6.12 gnuplot-nox"
+qemu-system-arm linux-source-6.1 linux-source-6.12 gnuplot-nox dkms"
 debarchs=""
 for a in "$@"; do
 	ovpop_arch "$a"
