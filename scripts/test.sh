@@ -10,8 +10,11 @@
 # OVPOP_MATRIX is a list of VERSION/ARCH[/VARIANT]; the variant "debug" is
 # the debug lane (scripts/configs/ARCH-debug.config: KASAN, kmemleak,
 # lockdep, kobject release debugging, ...), which also runs the stress tests
-# (OVPOP_STRESS cycles, see test-pair.sh). Without it, OVPOP_KERNEL and
-# OVPOP_ARCH, if set, name one pair. Other variables as in test-pair.sh.
+# (OVPOP_STRESS cycles, see test-pair.sh); "modules" is the driver
+# autoloading lane (scripts/configs/ARCH-modules.config: the overlays'
+# drivers as modules, loaded by mdev), which runs tests/guest/autoload.sh
+# only. Without it, OVPOP_KERNEL and OVPOP_ARCH, if set, name one pair.
+# Other variables as in test-pair.sh.
 # The whole suite (none of these set), or OVPOP_BENCH=1, also runs the
 # benchmark command on a small scale (scripts/bench.sh -n 10,100 -r 3),
 # and the packaging test (scripts/test-pkg.sh; alone: OVPOP_PKG=1 adds it
@@ -22,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-all="6.1/arm64 6.12/arm64 7.3/arm64 6.12/arm 6.12/arm64/debug"
+all="6.1/arm64 6.12/arm64 7.3/arm64 6.12/arm 6.12/arm64/debug 6.12/arm64/modules"
 # this pair also runs the stress tests, with the full 1000 cycles (the debug
 # lane runs fewer: every removal of the board waits there for a delayed
 # release); its memory figures are not blurred by KASAN's quarantine
