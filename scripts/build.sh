@@ -222,6 +222,11 @@ for t in "$repo"/tests/guest/*.sh; do
 	install -m 0755 "$t" "$stage/ovpop/tests/"
 done
 [ -f "$stage/ovpop/tests/run.sh" ] || log "build: WARNING: no tests/guest/run.sh (the guest will report 1..0)"
+# The device-tree tools (scripts/fdt-tools.sh) and ovl, on PATH.
+fdtroot=$("$here/fdt-tools.sh" "$arch" | tail -n 1)
+[ -d "$fdtroot" ] || die "build: scripts/fdt-tools.sh $arch failed"
+cp -R "$fdtroot/." "$stage/"
+install -m 0755 "$repo/scripts/ovl" "$stage/usr/bin/ovl"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
 printf 'root:x:0:\n' >"$stage/etc/group"
 chmod 0644 "$stage/etc/passwd" "$stage/etc/group"
