@@ -22,6 +22,10 @@
  * reads "0" or "1", writing 1 applies the stored blob and 0 removes the
  * overlay (the directory stays); a dtbo write only stores the blob.
  *
+ * If another loader (the RPi and Xilinx kernels' CONFIG_OF_CONFIGFS) has
+ * device-tree in configfs, ovpop loads without this one: its notifier still
+ * creates the right devices for the overlays that loader applies.
+ *
  * rmdir removes the overlay. An apply whose devices cannot all be created is
  * removed again, so an overlay is either applied whole or not at all. The
  * rmdir of an overlay that the kernel cannot remove, because an overlay
@@ -53,6 +57,8 @@ MODULE_PARM_DESC(dialect, "Attributes as ovpop (default) or as dtbocfg: status 0
 
 /* dialect=dtbocfg; set at init, before the subsystem is registered */
 static bool ovpop_dtbocfg;
+/* Set at init: false if another loader has device-tree in configfs */
+static bool ovpop_cfs_registered;
 
 /* A copy of a written value without surrounding white space (echo's \n) */
 static char *ovpop_strdup_trim(const char *page, size_t count)
@@ -407,14 +413,23 @@ int ovpop_configfs_init(void)
 	mutex_init(&ovpop_subsys.su_mutex);
 
 	ret = configfs_register_subsystem(&ovpop_subsys);
-	if (ret)
-		pr_err("cannot register configfs device-tree/overlays (another loader?): %d\n",
-		       ret);
-	return ret;
+	if (ret == -EEXIST) {
+		/* populating the loader's overlays is still worth having */
+		pr_info("configfs device-tree is another loader's (CONFIG_OF_CONFIGFS?): ovpop creates the devices of the overlays it applies and has no loader of its own\n");
+		return 0;
+	}
+	if (ret) {
+		pr_err("cannot register configfs device-tree/overlays: %d\n", ret);
+		return ret;
+	}
+	ovpop_cfs_registered = true;
+	return 0;
 }
 
 void ovpop_configfs_exit(void)
 {
+	if (!ovpop_cfs_registered)
+		return;
 	configfs_unregister_subsystem(&ovpop_subsys);
 	ovpop_parked_exit();
 }
