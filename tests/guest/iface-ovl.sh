@@ -61,7 +61,7 @@ ktap_at_exit cleanup
 expect_kmsg 'OF: overlay: WARNING: memory leak will occur if overlay removed, property: /__symbols__/'
 ov_snapshot >"$snap"
 
-ktap_check tools_on_path command -v ovl dtc fdtget fdtput fdtoverlay
+ktap_check tools_on_path command -v ovl dtc fdtget fdtput fdtoverlay >/dev/null
 run help
 eq_rc help_exit_0 0
 ktap_check help_usage grep -q 'ovl apply' "$out"
@@ -167,7 +167,7 @@ else
 	ktap_fail param_regulator_voltage "no regulator named ovl-test"
 fi
 ktap_eq params_through_dtbo "" "$(cat "$OV_CFS/param-regulator/path" 2>&1)"
-ktap_check params_remove ovl remove param-regulator
+ktap_check params_remove ovl remove param-regulator >/dev/null
 
 run apply param-regulator enable=off preset=1
 eq_rc apply_status_param 0
@@ -175,7 +175,7 @@ ktap_eq param_status_off disabled "$(tr -d '\0' <"$rdt/status" 2>&1)"
 ktap_eq param_literal_string fixed "$(tr -d '\0' <"$rdt/ovpop,preset" 2>&1)"
 ktap_eq param_literal_cell 0000000700000002 "$(hexof "$rdt/ovpop,cells")"
 check_gone param_disabled_no_device "$reg"
-ktap_check params_remove_2 ovl remove param-regulator
+ktap_check params_remove_2 ovl remove param-regulator >/dev/null
 
 for bad in nope=1 byte1=256 half=-32769 microvolt=3.3 always_on=maybe \
 	mac=b8:27:e wide=0x10000000000000000 lookup=a; do
@@ -196,9 +196,9 @@ ktap_check kernel_refusal_no_item [ ! -e "$OV_CFS/bad-path" ]
 check_snapshot kernel_refusal_changes_nothing "$snap"
 
 # --- remove: covered overlays, --all ------------------------------------------------
-ktap_check stack_apply_1 ovl apply existing-bus
-ktap_check stack_apply_2 ovl apply existing-bus-children
-ktap_check stack_apply_3 ovl apply rtc
+ktap_check stack_apply_1 ovl apply existing-bus >/dev/null
+ktap_check stack_apply_2 ovl apply existing-bus-children >/dev/null
+ktap_check stack_apply_3 ovl apply rtc >/dev/null
 run remove existing-bus
 eq_rc remove_covered_exit_1 1
 ktap_check remove_covered_names grep -q 'covered by a later overlay.*existing-bus-children' "$err"
