@@ -94,13 +94,13 @@ ktap_match widget0_probe_logged \
 	'sample-widget\.0: front-panel, gain 7, at \[mem 0x0c800000-0x0c800fff\] \(from platform_data\)' \
 	"$(dmesg | grep -F 'sample-widget.0: front-panel')"
 
-# A primecell: an AMBA device and nothing else, named by auxdata
+# A primecell: an AMBA device, not a platform device, named by auxdata
 if check_bound gpio_amba_bound amba "$gpio" pl061_gpio; then
 	ktap_eq gpio_name sample-gpio "$OV_DEV"
 else
 	ktap_fail gpio_name "no bound device"
 fi
-ktap_eq gpio_only_amba amba/sample-gpio "$(dev_of_node_any "$gpio")"
+ktap_eq gpio_no_platform_device "" "$(dev_of_node platform "$gpio")"
 
 # The bus table: the custom bus's child exists, below the bus device. Its
 # compatible is in the auxdata table, its address is not: no name, no
