@@ -190,6 +190,25 @@ unsigned int ovpop_core_devices(size_t *bytes)
 	return n;
 }
 
+/**
+ * ovpop_node_device() - the device ovpop created for a node
+ * @np: the node
+ *
+ * Return: the device with a reference the caller drops with put_device(),
+ * or NULL if ovpop has none for @np.
+ */
+struct device *ovpop_node_device(const struct device_node *np)
+{
+	struct ovpop_node *rec;
+	struct device *dev;
+
+	mutex_lock(&ovpop_lock);
+	rec = ovpop_lookup(np);
+	dev = rec ? get_device(rec->dev) : NULL;
+	mutex_unlock(&ovpop_lock);
+	return dev;
+}
+
 /* As the kernel's of_dev_lookup(): compatible + reg[0], then compatible only */
 static const struct of_dev_auxdata *
 ovpop_auxdata(const struct of_dev_auxdata *lookup, struct device_node *np)

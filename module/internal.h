@@ -79,6 +79,7 @@ bool ovpop_remove_node(struct device_node *np);
 void ovpop_remove_below(struct device_node *np);
 bool ovpop_in_population(struct device_node *np);
 unsigned int ovpop_core_devices(size_t *bytes);
+struct device *ovpop_node_device(const struct device_node *np);
 
 /* amba.c */
 struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
@@ -116,7 +117,8 @@ void ovpop_notify_exit(void);
  * struct ovpop_layer - an overlay applied through configfs, in the stack
  * @list: entry in the stack, oldest first; empty while not applied
  * @nodes: the nodes of its changeset entries, as notified: hash of the full
- *	   name, and how many entries in a row were on that node (layer.c)
+ *	   name, how many entries in a row were on that node (layer.c), and
+ *	   whether the overlay added or enabled it (a device is due)
  * @nnodes: number of @nodes
  * @size: number of @nodes allocated
  * @tops: the recorded nodes not below the previous top: hash, and index
@@ -138,6 +140,7 @@ struct ovpop_layer {
 	struct ovpop_layer_node {
 		u64 hash;
 		unsigned int entries;
+		bool added;
 	} *nodes;
 	unsigned int nnodes, size;
 	struct ovpop_layer_top {
@@ -164,6 +167,15 @@ bool ovpop_layer_covers(const struct ovpop_layer *later,
 unsigned int ovpop_layer_entries(const struct ovpop_layer *l, const char *path,
 				 unsigned int *hint);
 size_t ovpop_layer_bytes(const struct ovpop_layer *l);
+/* A node the overlay added or enabled: hash of its full name, its order */
+struct ovpop_added {
+	u64 hash;
+	unsigned int order;
+};
+
+int ovpop_layer_added(const struct ovpop_layer *l, struct ovpop_added **added);
+int ovpop_layer_added_find(const struct ovpop_added *added, unsigned int n,
+			   const struct device_node *np);
 void ovpop_layer_clear(struct ovpop_layer *l);
 
 /* stack.c: see there for ovpop_stack_lock and its order */
@@ -172,6 +184,7 @@ void ovpop_layer_record(struct ovpop_layer *l);
 void ovpop_layer_record_end(struct ovpop_layer *l);
 void ovpop_layer_note(struct device_node *np);
 void ovpop_layer_note_error(struct device_node *np, int err);
+void ovpop_layer_note_added(struct device_node *np);
 void ovpop_layer_push(struct ovpop_layer *l);
 void ovpop_layer_pop(struct ovpop_layer *l);
 void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned));

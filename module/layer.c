@@ -135,6 +135,7 @@ int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np)
 		return ret;
 	l->last = np;
 	l->nodes[l->nnodes].hash = hash;
+	l->nodes[l->nnodes].added = false;
 	l->nodes[l->nnodes++].entries = 1;
 	return 0;
 }
@@ -154,6 +155,71 @@ static int ovpop_u64_cmp(const void *a, const void *b)
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+static int ovpop_added_cmp(const void *a, const void *b)
+{
+	return ovpop_u64_cmp(&((const struct ovpop_added *)a)->hash,
+			     &((const struct ovpop_added *)b)->hash);
+}
+
+/**
+ * ovpop_layer_added() - the nodes the overlay added or enabled
+ * @l: an applied layer
+ * @added: set to a kmalloc()ed array of the hashes of their full names,
+ *	   with their order in the changeset, sorted by hash; NULL for none.
+ *	   The caller frees it.
+ *
+ * Return: the number of nodes, or -ENOMEM (also for an incomplete record).
+ */
+int ovpop_layer_added(const struct ovpop_layer *l, struct ovpop_added **added)
+{
+	unsigned int i, n = 0;
+	struct ovpop_added *a;
+
+	*added = NULL;
+	if (l->all)
+		return -ENOMEM;
+	for (i = 0; i < l->nnodes; i++)
+		n += l->nodes[i].added;
+	if (!n)
+		return 0;
+	a = kmalloc_array(n, sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	for (i = 0, n = 0; i < l->nnodes; i++) {
+		if (!l->nodes[i].added)
+			continue;
+		a[n].hash = l->nodes[i].hash;
+		a[n++].order = i;
+	}
+	sort(a, n, sizeof(*a), ovpop_added_cmp, NULL);
+	*added = a;
+	return n;
+}
+
+/**
+ * ovpop_layer_added_find() - finds a node among those ovpop_layer_added()
+ *			      returned
+ * @added: its array
+ * @n: its number of nodes
+ * @np: the node
+ *
+ * Return: the node's order in the changeset, or -ENOENT (also without
+ * memory for its full name).
+ */
+int ovpop_layer_added_find(const struct ovpop_added *added, unsigned int n,
+			   const struct device_node *np)
+{
+	struct ovpop_added key, *found;
+	char *path = kasprintf(GFP_KERNEL, "%pOF", np);
+
+	if (!path)
+		return -ENOENT;
+	key.hash = ovpop_path_hash(path, strlen(path));
+	kfree(path);
+	found = bsearch(&key, added, n, sizeof(key), ovpop_added_cmp);
+	return found ? found->order : -ENOENT;
 }
 
 /* The hashes of @l's tops, sorted; NULL without memory */

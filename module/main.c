@@ -99,3 +99,6 @@ module_exit(ovpop_exit);
 
 MODULE_DESCRIPTION("Overlay-aware device population from the device tree, with a configfs overlay loader");
 MODULE_LICENSE("GPL");
+#ifdef OVPOP_VERSION
+MODULE_VERSION(OVPOP_VERSION);	/* dkms.conf's PACKAGE_VERSION (Kbuild) */
+#endif

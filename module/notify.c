@@ -82,6 +82,7 @@ static int ovpop_reconfig_handle(unsigned long action,
 	}
 	switch (of_reconfig_get_state_change(action, rd)) {
 	case OF_RECONFIG_CHANGE_ADD:
+		ovpop_layer_note_added(rd->dn);
 		ret = ovpop_notify_add(rd->dn);
 		ovpop_stats_account(OVPOP_STAT_ADD, ktime_get_ns() - t0);
 		return ret;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * ovpop - overlay-aware device population from the device tree
+/**
+ * DOC: Overview
+ *
+ * ovpop - overlay-aware device population from the device tree.
  *
  * ovpop_populate() takes the same arguments as of_platform_populate(), so
  * board code converts with a one-line change. Unlike the kernel's own

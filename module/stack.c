@@ -110,6 +110,22 @@ void ovpop_layer_note_error(struct device_node *np, int err)
 	l->err_node = kasprintf(GFP_KERNEL, "%pOF", np);
 }
 
+/**
+ * ovpop_layer_note_added() - records that the last entry noted added or
+ *			      enabled its node
+ * @np: the node, as given to the ovpop_layer_note() just before
+ *
+ * Called by the reconfig notifier for a node that is due a device; the
+ * devices report (report.c) lists the devices of these nodes.
+ */
+void ovpop_layer_note_added(struct device_node *np)
+{
+	struct ovpop_layer *l = ovpop_recording();
+
+	if (l && !l->all && l->nnodes && np == l->last)
+		l->nodes[l->nnodes - 1].added = true;
+}
+
 static bool ovpop_layer_covered(const struct ovpop_layer *l)
 {
 	const struct ovpop_layer *later = l;

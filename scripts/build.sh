@@ -85,6 +85,26 @@ done <"$moddir/modules.order"
 [ -f "$stage/ovpop/ovpop.ko" ] || log "build: WARNING: no ovpop.ko in modules.order"
 log "build: $nmod module(s)"
 
+# --- the kernel's own modules -----------------------------------------------------
+# A kernel with drivers built as modules (the "modules" variant) gets them,
+# stripped, in /lib/modules/<kver>/ with the host depmod's modules.dep and
+# modules.alias: the guest's mdev loads them by MODALIAS (tests/guest/init).
+if [ -s "$kdir/modules.order" ]; then
+	kver=$(cat "$kdir/include/config/kernel.release")
+	depmod=$(ovpop_path_tool depmod || command -v /sbin/depmod) ||
+		die "build: depmod missing (kmod; scripts/deps.sh)"
+	make -C "$kdir" ARCH="$arch" CROSS_COMPILE="$cross" INSTALL_MOD_PATH="$stage" \
+		INSTALL_MOD_STRIP=1 DEPMOD=true modules_install >"$tmp/kmod.log" 2>&1 || {
+		cat "$tmp/kmod.log" >&2
+		die "build: make modules_install of $kdir failed"
+	}
+	rm -f "$stage/lib/modules/$kver/build" "$stage/lib/modules/$kver/source"
+	"$depmod" -b "$stage" "$kver" || die "build: depmod -b $stage $kver failed"
+	[ -s "$stage/lib/modules/$kver/modules.alias" ] ||
+		die "build: depmod wrote no modules.alias for $kver"
+	log "build: $(grep -c . "$kdir/modules.order") kernel module(s) in /lib/modules/$kver"
+fi
+
 # --- device trees ---------------------------------------------------------------
 # cpp, then dtc -@ (tests/CONTRACT.md). dtc_one SRC OUT LOG
 dtc_one() {
@@ -202,6 +222,11 @@ for t in "$repo"/tests/guest/*.sh; do
 	install -m 0755 "$t" "$stage/ovpop/tests/"
 done
 [ -f "$stage/ovpop/tests/run.sh" ] || log "build: WARNING: no tests/guest/run.sh (the guest will report 1..0)"
+# The device-tree tools (scripts/fdt-tools.sh) and ovl, on PATH.
+fdtroot=$("$here/fdt-tools.sh" "$arch" | tail -n 1)
+[ -d "$fdtroot" ] || die "build: scripts/fdt-tools.sh $arch failed"
+cp -R "$fdtroot/." "$stage/"
+install -m 0755 "$repo/scripts/ovl" "$stage/usr/bin/ovl"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
 printf 'root:x:0:\n' >"$stage/etc/group"
 chmod 0644 "$stage/etc/passwd" "$stage/etc/group"

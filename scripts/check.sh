@@ -2,7 +2,9 @@
 # Static checks. Exits non-zero on any finding.
 #
 #   scripts/check.sh style       checkpatch --strict on the C sources, with
-#                                the 6.12 tree's checkpatch, and shellcheck
+#                                the 6.12 tree's checkpatch, shellcheck, and
+#                                kernel-doc: docs/api.rst up to date
+#                                (scripts/api-doc.sh --check)
 #   scripts/check.sh build KDIR  a W=1 build of the module and the test
 #                                modules against KDIR (arch: OVPOP_ARCH),
 #                                with sparse (C=2) where the host's sparse
@@ -47,6 +49,8 @@ check_style() {
 		-f "$repo/module/compat.h" || rc=1
 	log "check: shellcheck"
 	"$here/lint.sh" || rc=1
+	log "check: kernel-doc and docs/api.rst"
+	"$here/api-doc.sh" --check || rc=1
 	return $rc
 }
 

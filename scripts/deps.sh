@@ -6,7 +6,8 @@
 #   scripts/deps.sh [ARCH...]       default: $OVPOP_ARCH, default arm64
 #
 # For each ARCH (lib.sh's ovpop_arch: arm64, arm): its cross toolchain, and
-# its Debian busybox-static, downloaded (never installed) into the cache.
+# its Debian busybox-static, downloaded (never installed) into the cache; the
+# architecture is added to dpkg's for that and for scripts/fdt-tools.sh.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 pkgs="build-essential bc bison flex libssl-dev libelf-dev cpio kmod xz-utils
 rsync perl python3 sparse shellcheck busybox-static device-tree-compiler
-qemu-system-arm linux-source-6.1 linux-source-6.12 gnuplot-nox"
+qemu-system-arm linux-source-6.1 linux-source-6.12 gnuplot-nox dkms"
 debarchs=""
 for a in "$@"; do
 	ovpop_arch "$a"
@@ -37,11 +38,15 @@ for p in $pkgs; do
 		missing="$missing $p"
 done
 nobb=""
+noarch=""
 for d in $debarchs; do
 	[ -x "$OVPOP_CACHE/busybox-$d/bin/busybox" ] || nobb="$nobb $d"
+	# scripts/fdt-tools.sh downloads the guest's device-tree-compiler
+	[ "$d" = "$(dpkg --print-architecture)" ] ||
+		dpkg --print-foreign-architectures | grep -qx "$d" || noarch="$noarch $d"
 done
 
-if [ -z "$missing" ] && [ -z "$nobb" ]; then
+if [ -z "$missing" ] && [ -z "$nobb" ] && [ -z "$noarch" ]; then
 	exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
@@ -52,7 +57,7 @@ export DEBIAN_FRONTEND=noninteractive
 # The guest's busybox is a package of the guest's architecture: add that
 # architecture so apt can download it, but never install it (it would
 # replace the host's /bin/busybox).
-for d in $nobb; do
+for d in $nobb $noarch; do
 	if ! dpkg --print-foreign-architectures | grep -qx "$d"; then
 		dpkg --add-architecture "$d"
 	fi

@@ -24,7 +24,9 @@
 # $OVPOP_CACHE/runs/<timestamp>), OVPOP_TIMEOUT (seconds per boot, 600;
 # 3600 in the debug lane), OVPOP_KERNEL (6.12), OVPOP_VARIANT (kernel config
 # variant; "debug" is the debug lane: one test boot with ovpop_lane=debug,
-# which adds the stress tests and the kmemleak scan, and no control boot),
+# which adds the stress tests and the kmemleak scan, and no control boot;
+# "modules" the driver autoloading lane: one test boot running only
+# autoload.sh unless OVPOP_ONLY says otherwise),
 # OVPOP_STRESS (run the stress tests with this many add-on board cycles;
 # $debug_cycles by default in the debug lane, where every removal of the
 # board waits 1-4 s for its regulator's delayed release),
@@ -217,6 +219,16 @@ if [ "${OVPOP_VARIANT:-}" = debug ]; then
 	OVPOP_STRESS=${OVPOP_STRESS:-$debug_cycles}
 	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-3600}
 	export OVPOP_APPEND OVPOP_TIMEOUT
+	modes=${OVPOP_MODES:-test}
+fi
+if [ "${OVPOP_VARIANT:-}" = modules ]; then
+	# the driver autoloading lane: one test boot running autoload.sh (after
+	# the setup); the rest of the suite runs on the kernels with the
+	# drivers built in
+	if [ -z "${OVPOP_ONLY:-}" ]; then
+		OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_only=autoload"
+		export OVPOP_APPEND
+	fi
 	modes=${OVPOP_MODES:-test}
 fi
 if [ -n "${OVPOP_STRESS:-}" ]; then

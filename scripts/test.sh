@@ -10,17 +10,22 @@
 # OVPOP_MATRIX is a list of VERSION/ARCH[/VARIANT]; the variant "debug" is
 # the debug lane (scripts/configs/ARCH-debug.config: KASAN, kmemleak,
 # lockdep, kobject release debugging, ...), which also runs the stress tests
-# (OVPOP_STRESS cycles, see test-pair.sh). Without it, OVPOP_KERNEL and
-# OVPOP_ARCH, if set, name one pair. Other variables as in test-pair.sh.
+# (OVPOP_STRESS cycles, see test-pair.sh); "modules" is the driver
+# autoloading lane (scripts/configs/ARCH-modules.config: the overlays'
+# drivers as modules, loaded by mdev), which runs tests/guest/autoload.sh
+# only. Without it, OVPOP_KERNEL and OVPOP_ARCH, if set, name one pair.
+# Other variables as in test-pair.sh.
 # The whole suite (none of these set), or OVPOP_BENCH=1, also runs the
-# benchmark command on a small scale (scripts/bench.sh -n 10,100 -r 3).
+# benchmark command on a small scale (scripts/bench.sh -n 10,100 -r 3),
+# and the packaging test (scripts/test-pkg.sh; alone: OVPOP_PKG=1 adds it
+# to a subset, or run it directly).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-all="6.1/arm64 6.12/arm64 7.3/arm64 6.12/arm 6.12/arm64/debug"
+all="6.1/arm64 6.12/arm64 7.3/arm64 6.12/arm 6.12/arm64/debug 6.12/arm64/modules"
 # this pair also runs the stress tests, with the full 1000 cycles (the debug
 # lane runs fewer: every removal of the board waits there for a delayed
 # release); its memory figures are not blurred by KASAN's quarantine
@@ -45,12 +50,12 @@ results=""
 start=$(date +%s)
 if "$here/check.sh" style >"$work/style.log" 2>&1; then
 	passed=1
-	printf 'ok   style: checkpatch --strict, shellcheck\n'
+	printf 'ok   style: checkpatch --strict, shellcheck, kernel-doc\n'
 	results="style: 1 passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
 "
 else
 	failed=1
-	printf 'FAIL style: checkpatch --strict, shellcheck\n'
+	printf 'FAIL style: checkpatch --strict, shellcheck, kernel-doc\n'
 	sed 's/^/     /' "$work/style.log"
 	results="style: 0 passed, 1 failed, 0 skipped
 "
@@ -90,6 +95,27 @@ for pair in $matrix; do
 	results="$results$line
 "
 done
+
+# Packaging (scripts/test-pkg.sh): make install and Debian's dkms against
+# the 6.12 arm64 kernel, in private directories. One case.
+if [ -z "${OVPOP_MATRIX:-}${OVPOP_KERNEL:-}${OVPOP_ARCH:-}" ] || [ "${OVPOP_PKG:-}" = 1 ]; then
+	log "test: ===== packaging ====="
+	start=$(date +%s)
+	if OVPOP_OUT="$work/pkg" "$here/test-pkg.sh" >"$work/pkg.log" 2>&1; then
+		passed=$((passed + 1))
+		printf 'ok   pkg: make install, dkms add/build/install/remove, BUILD_EXCLUSIVE skips (%s)\n' \
+			"$(tail -n 1 "$work/pkg.log")"
+		results="${results}pkg: 1 passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
+"
+	else
+		failed=$((failed + 1))
+		printf 'FAIL pkg: scripts/test-pkg.sh\n'
+		grep -e '^FAIL' -e '^     ' "$work/pkg.log" | sed 's/^/     /'
+		tail -n 5 "$work/pkg.log" | sed 's/^/     /'
+		results="${results}pkg: 0 passed, 1 failed, 0 skipped
+"
+	fi
+fi
 
 # The benchmark command (README), small: it must run, create and remove the
 # right devices in every run and write its report. Its figures are not

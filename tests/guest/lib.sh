@@ -140,6 +140,32 @@ driver_of() {
 	fi
 }
 
+# The configfs devices report of an item (module/report.c), "" if none.
+ov_devices() {
+	cat "$OV_CFS/$1/devices" 2>/dev/null
+}
+
+# ov_devices_sysfs ITEM: every line of ITEM's report is true to sysfs (the
+# device exists on its bus with that node, and is bound to that driver, or
+# to none if deferred/unbound). Prints the first line that is not.
+ov_devices_sysfs() {
+	ov_devices "$1" | while read -r ov__bus ov__dev ov__node ov__drv ov__more; do
+		if [ -n "$ov__more" ] || [ -z "$ov__drv" ] ||
+			[ "$(dev_of_node "$ov__bus" "$ov__node")" != "$ov__dev" ]; then
+			echo "$ov__bus $ov__dev $ov__node $ov__drv $ov__more"
+			return 1
+		fi
+		case $ov__drv in
+		deferred | unbound) ov__want= ;;
+		*) ov__want=$ov__drv ;;
+		esac
+		if [ "$(driver_of "$ov__bus" "$ov__dev")" != "$ov__want" ]; then
+			echo "$ov__bus $ov__dev $ov__node $ov__drv (sysfs: '$(driver_of "$ov__bus" "$ov__dev")')"
+			return 1
+		fi
+	done
+}
+
 # The ovpop_report line of a device bound to ovpop_testdrv, or "".
 ov_report() {
 	cat "/sys/bus/$1/devices/$2/ovpop_report" 2>/dev/null
@@ -287,6 +313,7 @@ ov_snapshot_diff() {
 #   check_dt CASE PATH yes|no         the node is (not) in the live tree
 #   check_report CASE BUS DEV ERE     the device's ovpop_report matches ERE
 #   check_under CASE CHILD PARENT     sysfs dir CHILD is below dir PARENT
+#   check_devices_sysfs CASE ITEM     ITEM's devices report is true to sysfs
 #   check_snapshot CASE FILE          the state equals the snapshot FILE
 
 ov__bound() {
@@ -368,6 +395,15 @@ check_under() {
 		;;
 	esac
 	ktap_fail "$1" "'$2' is not below '$3'"
+	return 1
+}
+
+check_devices_sysfs() {
+	if ov__l=$(ov_devices_sysfs "$2"); then
+		ktap_ok "$1"
+		return 0
+	fi
+	ktap_fail "$1" "report line not true to sysfs: $ov__l"
 	return 1
 }
 

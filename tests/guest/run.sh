@@ -3,7 +3,8 @@
 # tests/CONTRACT.md (each script prints its own nested subtest).
 #
 #   run.sh test      load ovpop.ko and the test drivers; run scenario-*.sh,
-#                    iface-*.sh, badinput.sh, fuzz.sh, kunit.sh and, last
+#                    iface-*.sh, badinput.sh, fuzz.sh, kunit.sh, autoload.sh
+#                    (skipped unless the kernel has modules.alias) and, last
 #                    (it may lock the kernel down), security.sh. With
 #                    ovpop_stress=N on the kernel command line also
 #                    stress-*.sh (N add-on board cycles); with
@@ -47,7 +48,7 @@ case $mode in
 test)
 	params=
 	scripts="$here/scenario-*.sh $here/iface-*.sh $here/badinput.sh"
-	scripts="$scripts $here/fuzz.sh $here/kunit.sh"
+	scripts="$scripts $here/fuzz.sh $here/kunit.sh $here/autoload.sh"
 	[ -n "$OV_STRESS" ] && scripts="$scripts $here/stress-*.sh"
 	[ "$lane" = debug ] && scripts="$scripts $here/kmemleak.sh"
 	scripts="$scripts $here/security.sh"
