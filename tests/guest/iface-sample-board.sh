@@ -10,7 +10,7 @@
 # has its address; a widget added later by sample-board-more.dtso getting its
 # auxdata entry; unbinding the board (rmmod) taking every child away and
 # binding it again bringing them back; removing the overlays leaving nothing;
-# both modules unloading.
+# both modules unloading; the overlay's configfs devices report.
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
@@ -110,6 +110,13 @@ busdir=$OV_DIR
 check_under bus_below_board "$busdir" "$boarddir"
 check_widget bus_widget "$bw" c810000.widget "devicetree bus-widget 3"
 check_under bus_widget_below_bus "$(dev_path platform c810000.widget)" "$busdir"
+
+# The loader's report of the overlay names each device and its driver
+ktap_eq devices_report "platform sample-board /sample-board ovpop-sample-board
+platform sample-widget.0 $w0 sample-widget
+amba sample-gpio $gpio pl061_gpio
+platform sample-board:bus@c810000 $bus unbound
+platform c810000.widget $bw sample-widget" "$(cat "$OV_CFS/sample-board/devices")"
 
 # A node added below the board later gets its auxdata entry too
 ktap_check apply_more ov_apply_dtbo sample-board-more
