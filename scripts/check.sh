@@ -41,7 +41,7 @@ check_style() {
 	log "check: checkpatch --strict (6.12)"
 	# compat.h exists to compare kernel versions: only there are the two
 	# version-comparison warnings expected.
-	find "$repo/module" "$repo/tests/modules" "$repo/tests/kunit" \
+	find "$repo/module" "$repo/tests/modules" "$repo/tests/kunit" "$repo/samples" \
 		-name '*.[ch]' ! -name '*.mod.c' ! -name compat.h | sort |
 		xargs "$cp" --strict --no-tree --terse --quiet -f || rc=1
 	"$cp" --strict --no-tree --terse --quiet \
