@@ -90,11 +90,17 @@ static ssize_t ovpop_blob_size(struct ovpop_item *it, const void *blob,
 	return size;
 }
 
-/* Pins an item (rmdir fails with EBUSY) or unpins it; see stack.c */
+/*
+ * Pins an item (rmdir fails with EBUSY) or unpins it; see stack.c. An item
+ * whose rmdir has begun (unlinked, or parked) cannot be pinned.
+ */
 static int ovpop_item_pin(struct ovpop_layer *l, bool pinned)
 {
 	struct ovpop_item *it = container_of(l, struct ovpop_item, layer);
 
+	lockdep_assert_held(&ovpop_stack_lock);
+	if (pinned && it->dropped)
+		return -ENOENT;
 	if (!pinned) {
 		configfs_undepend_item(&it->item);
 		return 0;
@@ -274,6 +280,8 @@ int ovpop_unapply(struct ovpop_item *it)
 		return ovpop_fail(it, ret, "refused by the kernel (see the OF: lines of its log)");
 	kfree(it->path);
 	it->path = NULL;
+	kfree(it->error);
+	it->error = NULL;
 	pr_info("%s: removed\n", config_item_name(&it->item));
 	return 0;
 }

@@ -48,8 +48,6 @@
 
 /* What configfs buffers for a dtbo write at most; max_size is checked later */
 #define OVPOP_DTBO_LIMIT	SZ_16M
-/* The largest devices report: about 12000 devices */
-#define OVPOP_REPORT_LIMIT	SZ_1M
 
 static char *dialect = "ovpop";
 module_param(dialect, charp, 0444);
@@ -266,13 +264,7 @@ static ssize_t ovpop_item_dtbo_write(struct config_item *item,
 static ssize_t ovpop_item_devices_read(struct config_item *item, void *buf,
 				       size_t max_count)
 {
-	struct ovpop_item *it = to_ovpop_item(item);
-	ssize_t len;
-
-	mutex_lock(&it->lock);
-	len = ovpop_report_read(it, buf, max_count);
-	mutex_unlock(&it->lock);
-	return len;
+	return ovpop_report_read(to_ovpop_item(item), buf, max_count);
 }
 
 CONFIGFS_ATTR(ovpop_item_, path);
@@ -370,8 +362,24 @@ static void ovpop_overlays_drop_item(struct config_group *group,
 		config_item_put(item);
 }
 
+/*
+ * Called by rmdir before configfs unlinks the item (which clears its
+ * ci_group, what configfs_depend_item_unlocked() follows): from here on no
+ * apply may pin it.
+ */
+static void ovpop_overlays_disconnect(struct config_group *group,
+				      struct config_item *item)
+{
+	struct ovpop_item *it = to_ovpop_item(item);
+
+	mutex_lock(&ovpop_stack_lock);
+	it->dropped = true;
+	mutex_unlock(&ovpop_stack_lock);
+}
+
 static OVPOP_CFS_CONST struct configfs_group_operations ovpop_overlays_ops = {
 	.make_item = ovpop_overlays_make_item,
+	.disconnect_notify = ovpop_overlays_disconnect,
 	.drop_item = ovpop_overlays_drop_item,
 };
 

@@ -209,36 +209,6 @@ struct device *ovpop_node_device(const struct device_node *np)
 	return dev;
 }
 
-/* As the kernel's of_dev_lookup(): compatible + reg[0], then compatible only */
-static const struct of_dev_auxdata *
-ovpop_auxdata(const struct of_dev_auxdata *lookup, struct device_node *np)
-{
-	const struct of_dev_auxdata *aux;
-	struct resource res;
-	bool compatible = false;
-
-	if (!lookup)
-		return NULL;
-
-	for (aux = lookup; aux->compatible; aux++) {
-		if (!of_device_is_compatible(np, aux->compatible))
-			continue;
-		compatible = true;
-		if (!of_address_to_resource(np, 0, &res) &&
-		    res.start != aux->phys_addr)
-			continue;
-		return aux;
-	}
-	if (!compatible)
-		return NULL;
-
-	for (aux = lookup; aux->compatible; aux++)
-		if (of_device_is_compatible(np, aux->compatible) &&
-		    !aux->phys_addr && !aux->name)
-			return aux;
-	return NULL;
-}
-
 /*
  * Link a record for a device just created into the tree, under the record of
  * its parent node (@parent_ours) or under the population's top. Fails when

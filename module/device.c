@@ -12,6 +12,7 @@
 #include <linux/ioport.h>
 #include <linux/ktime.h>
 #include <linux/of.h>
+#include <linux/of_address.h>
 #include <linux/of_device.h>
 #include <linux/of_irq.h>
 #include <linux/of_platform.h>
@@ -79,6 +80,46 @@ void ovpop_device_drop_node(struct device *dev)
 
 	device_set_node(dev, NULL);	/* the releases put dev->of_node/fwnode */
 	of_node_put(np);
+}
+
+/**
+ * ovpop_auxdata() - the auxdata entry of a node, as the kernel's
+ *		     of_dev_lookup() finds it
+ * @lookup: the auxdata table, or NULL
+ * @np: the node
+ *
+ * An entry matches by compatible and the address of reg[0]; failing that,
+ * an entry with the node's compatible and neither address nor name.
+ *
+ * Return: the entry, or NULL.
+ */
+const struct of_dev_auxdata *
+ovpop_auxdata(const struct of_dev_auxdata *lookup, struct device_node *np)
+{
+	const struct of_dev_auxdata *aux;
+	struct resource res;
+	bool compatible = false;
+
+	if (!lookup)
+		return NULL;
+
+	for (aux = lookup; aux->compatible; aux++) {
+		if (!of_device_is_compatible(np, aux->compatible))
+			continue;
+		compatible = true;
+		if (!of_address_to_resource(np, 0, &res) &&
+		    res.start != aux->phys_addr)
+			continue;
+		return aux;
+	}
+	if (!compatible)
+		return NULL;
+
+	for (aux = lookup; aux->compatible; aux++)
+		if (of_device_is_compatible(np, aux->compatible) &&
+		    !aux->phys_addr && !aux->name)
+			return aux;
+	return NULL;
 }
 
 /**

@@ -86,6 +86,8 @@ struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
 				 void *pdata, struct device *parent);
 
 /* device.c: creating and destroying one device */
+const struct of_dev_auxdata *
+ovpop_auxdata(const struct of_dev_auxdata *lookup, struct device_node *np);
 struct device *ovpop_device_create(struct device_node *np,
 				   const struct of_dev_auxdata *aux,
 				   struct device *parent);

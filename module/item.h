@@ -9,6 +9,7 @@
 
 #include <linux/configfs.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 
 #include "internal.h"
 
@@ -26,8 +27,15 @@
  * @ovcs_id: the overlay changeset id while applied, 0 otherwise
  * @report: the devices report made for the reader's first call, or NULL
  * @report_len: its length
- * @layer: its place in the stack of applied overlays (ovpop_stack_lock)
+ * @layer: its place in the stack of applied overlays (ovpop_stack_lock;
+ *	   its record is written only by this item's apply, under @lock too)
  * @parked: entry in ovpop_parked after a refused removal (ovpop_stack_lock)
+ * @dropped: its rmdir has begun: it can no longer be pinned
+ *	     (ovpop_stack_lock)
+ *
+ * Lock order: configfs's subsystem mutex (held around drop_item) -> @lock
+ * -> ovpop_stack_lock -> the OF overlay mutex -> ovpop_lock. The devices
+ * report takes @lock only to copy or cache, never around device_lock().
  */
 struct ovpop_item {
 	struct config_item item;
@@ -42,7 +50,11 @@ struct ovpop_item {
 	size_t report_len;
 	struct ovpop_layer layer;
 	struct list_head parked;
+	bool dropped;
 };
+
+/* The largest devices report (about 12000 devices) */
+#define OVPOP_REPORT_LIMIT	SZ_1M
 
 static inline struct ovpop_item *to_ovpop_item(struct config_item *item)
 {
@@ -52,7 +64,7 @@ static inline struct ovpop_item *to_ovpop_item(struct config_item *item)
 /* configfs.c */
 extern struct configfs_subsystem ovpop_subsys;
 
-/* apply.c: all but ovpop_park() and ovpop_parked_exit() need @it's lock */
+/* apply.c: all but ovpop_park(), ovpop_parked_exit() need @it's lock */
 __printf(3, 4) int ovpop_fail(struct ovpop_item *it, int err,
 			      const char *fmt, ...);
 int ovpop_check_write(struct ovpop_item *it);
@@ -64,7 +76,7 @@ int ovpop_unapply(struct ovpop_item *it);
 void ovpop_park(struct ovpop_item *it);
 void ovpop_parked_exit(void);
 
-/* report.c */
+/* report.c: called without @it's lock */
 ssize_t ovpop_report_read(struct ovpop_item *it, void *buf, size_t size);
 
 #endif /* _OVPOP_ITEM_H */

@@ -10,7 +10,9 @@
  *
  * where <driver> is the bound driver's name, "deferred" when a driver of
  * its bus matches it but is not bound (its probe deferred or failed, or has
- * not run yet), or "unbound" when no driver matches (none loaded yet).
+ * not run yet; also an AMBA device whose ID is not read yet: reading it
+ * here would touch the hardware), or "unbound" when no driver matches
+ * (none loaded yet).
  * Nodes the overlay only changed (a property on an existing bus) and nodes
  * without a device are not listed.
  *
@@ -18,9 +20,10 @@
  * size, the second fills a buffer of that size. The report is made in the
  * first and kept in the item for the second, so a device binding between
  * the calls cannot make the two disagree.
+ *
+ * Only platform and AMBA devices are listed: an I2C or SPI client an
+ * overlay adds is its bus driver's, and not looked up here.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/amba/bus.h>
 #include <linux/device.h>
 #include <linux/minmax.h>
@@ -86,6 +89,8 @@ static char *ovpop_report_line(struct device *dev, struct device_node *np)
 	device_lock(dev);
 	if (dev->driver)
 		drv = dev->driver->name;
+	else if (dev->bus == &amba_bustype && !to_amba_device(dev)->periphid)
+		drv = "deferred";	/* the bus defers it until it reads the ID */
 	else if (dev->bus &&
 		 bus_for_each_drv(dev->bus, NULL, dev, ovpop_report_match))
 		drv = "deferred";
@@ -141,41 +146,72 @@ static int ovpop_report_lines(struct ovpop_lines *ls,
 	return 0;
 }
 
-/* Makes the report of @l into *@out (kvmalloc()ed); returns its length */
-static ssize_t ovpop_report_make(const struct ovpop_layer *l, char **out)
+/* Joins the lines into *@out (kvmalloc()ed), frees them; returns the length */
+static ssize_t ovpop_report_join(struct ovpop_lines *ls, char **out)
 {
-	struct ovpop_added *added;
-	struct ovpop_lines ls = {};
 	unsigned int i;
-	ssize_t ret;
 	size_t k;
 	char *p;
 
+	*out = ls->len ? kvmalloc(ls->len, GFP_KERNEL) : NULL;
+	p = *out;
+	for (i = 0; i < ls->n; i++) {
+		k = strlen(ls->line[i].text);
+		if (p) {
+			memcpy(p, ls->line[i].text, k);
+			p += k;
+		}
+		kfree(ls->line[i].text);
+	}
+	kfree(ls->line);
+	return ls->len && !*out ? -ENOMEM : ls->len;
+}
+
+/*
+ * Makes the report of @it into *@out (kvmalloc()ed, NULL if empty) and
+ * returns its length. The item's lock is held only to copy what the layer
+ * recorded, not while devices are looked up and locked (a probe can hold
+ * a device's lock for long).
+ */
+static ssize_t ovpop_report_make(struct ovpop_item *it, char **out)
+{
+	struct ovpop_added *added = NULL;
+	struct ovpop_lines ls = {};
+	ssize_t ret = 0;
+
 	*out = NULL;
-	ret = ovpop_layer_added(l, &added);
+	mutex_lock(&it->lock);
+	if (it->ovcs_id)
+		ret = ovpop_layer_added(&it->layer, &added);
+	mutex_unlock(&it->lock);
 	if (ret > 0)
 		ret = ovpop_report_lines(&ls, added, ret);
 	kfree(added);
-	if (!ret && ls.len) {
-		*out = kvmalloc(ls.len, GFP_KERNEL);
-		ret = *out ? ls.len : -ENOMEM;
+	if (!ret)
+		ret = ovpop_report_join(&ls, out);
+	if (ret > OVPOP_REPORT_LIMIT) {
+		kvfree(*out);
+		*out = NULL;
+		ret = -EFBIG;
 	}
-	p = *out;
-	for (i = 0; i < ls.n; i++) {
-		k = strlen(ls.line[i].text);
-		if (p) {
-			memcpy(p, ls.line[i].text, k);
-			p += k;
-		}
-		kfree(ls.line[i].text);
-	}
-	kfree(ls.line);
 	return ret;
+}
+
+/* Copies @report (@len) to @buf (@size): whole lines that fit, then '\n's */
+static void ovpop_report_copy(void *buf, size_t size, const char *report,
+			      size_t len)
+{
+	size_t n = min(len, size);
+
+	while (n && n < len && report[n - 1] != '\n')
+		n--;
+	memcpy(buf, report, n);
+	memset(buf + n, '\n', size - n);
 }
 
 /**
  * ovpop_report_read() - the devices attribute's read callback
- * @it: the item; its lock is held
+ * @it: the item; its lock is not held
  * @buf: NULL for configfs's first call, which wants the size; then a
  *	 buffer of that size
  * @size: the size of @buf
@@ -184,34 +220,41 @@ static ssize_t ovpop_report_make(const struct ovpop_layer *l, char **out)
  * and frees it. If another reader's first call came in between, the report
  * is made again and cut or padded with empty lines to @size.
  *
- * Return: the size of the report, or a negative errno.
+ * Return: the size of the report, or a negative errno (-EFBIG above
+ * OVPOP_REPORT_LIMIT).
  */
 ssize_t ovpop_report_read(struct ovpop_item *it, void *buf, size_t size)
 {
+	char *report, *old;
 	ssize_t len;
-	size_t n;
 
-	lockdep_assert_held(&it->lock);
-	if (buf && it->report && it->report_len == size) {
-		memcpy(buf, it->report, size);
-	} else {
-		kvfree(it->report);
-		it->report = NULL;
-		it->report_len = 0;
-		len = it->ovcs_id ? ovpop_report_make(&it->layer, &it->report) : 0;
-		if (len < 0 || !buf) {
-			it->report_len = max_t(ssize_t, len, 0);
-			return len;
+	if (buf) {
+		mutex_lock(&it->lock);
+		report = it->report_len == size ? it->report : NULL;
+		if (report) {
+			it->report = NULL;
+			it->report_len = 0;
 		}
-		/* whole lines that fit, then empty ones */
-		n = min_t(size_t, len, size);
-		while (n && n < len && it->report[n - 1] != '\n')
-			n--;
-		memcpy(buf, it->report, n);
-		memset(buf + n, '\n', size - n);
+		mutex_unlock(&it->lock);
+		if (report) {
+			memcpy(buf, report, size);
+			kvfree(report);
+			return size;
+		}
 	}
-	kvfree(it->report);
-	it->report = NULL;
-	it->report_len = 0;
-	return size;
+	len = ovpop_report_make(it, &report);
+	if (len < 0)
+		return len;
+	if (buf) {
+		ovpop_report_copy(buf, size, report, len);
+		kvfree(report);
+		return size;
+	}
+	mutex_lock(&it->lock);
+	old = it->report;
+	it->report = report;
+	it->report_len = len;
+	mutex_unlock(&it->lock);
+	kvfree(old);
+	return len;
 }

@@ -145,10 +145,15 @@ ov_devices() {
 	cat "$OV_CFS/$1/devices" 2>/dev/null
 }
 
-# ov_devices_sysfs ITEM: every line of ITEM's report is true to sysfs (the
-# device exists on its bus with that node, and is bound to that driver, or
-# to none if deferred/unbound). Prints the first line that is not.
+# ov_devices_sysfs ITEM: ITEM's report is not empty and every line is true
+# to sysfs (the device exists on its bus with that node, and is bound to
+# that driver, or to none if deferred/unbound). Prints the first line that
+# is not.
 ov_devices_sysfs() {
+	if [ -z "$(ov_devices "$1")" ]; then
+		echo "(empty report)"
+		return 1
+	fi
 	ov_devices "$1" | while read -r ov__bus ov__dev ov__node ov__drv ov__more; do
 		if [ -n "$ov__more" ] || [ -z "$ov__drv" ] ||
 			[ "$(dev_of_node "$ov__bus" "$ov__node")" != "$ov__dev" ]; then
