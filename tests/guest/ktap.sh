@@ -77,6 +77,17 @@ ktap_check() {
 	return 1
 }
 
+# ktap_refused CASE CMD...: the command must fail
+ktap_refused() {
+	ktap__cname=$1
+	shift
+	if "$@"; then
+		ktap_fail "$ktap__cname" "succeeded: $*"
+		return 1
+	fi
+	ktap_ok "$ktap__cname"
+}
+
 ktap_eq() {
 	if [ "$2" = "$3" ]; then
 		ktap_ok "$1"
