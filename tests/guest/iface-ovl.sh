@@ -177,10 +177,14 @@ ktap_eq param_literal_cell 0000000700000002 "$(hexof "$rdt/ovpop,cells")"
 check_gone param_disabled_no_device "$reg"
 ktap_check params_remove_2 ovl remove param-regulator >/dev/null
 
+# beyond 64 bits: shell arithmetic would wrap or saturate silently
+n=0
 for bad in nope=1 byte1=256 half=-32769 microvolt=3.3 always_on=maybe \
-	mac=b8:27:e wide=0x10000000000000000 lookup=a; do
+	mac=b8:27:e wide=0x10000000000000000 lookup=a wide=18446744073709551616 \
+	wide=-9223372036854775809 wide=99999999999999999999; do
+	n=$((n + 1))
 	run apply param-regulator "$bad"
-	eq_rc "param_refused_${bad%%=*}" 3
+	eq_rc "param_refused_${n}_${bad%%=*}" 3
 done
 run apply param-regulator regname
 eq_rc param_without_value_exit_2 2
@@ -222,6 +226,17 @@ ktap_check check_lists_property grep -q 'add property /addon-bus@9030000/leds/le
 run check param-regulator /sys/firmware/fdt regname=checked
 eq_rc check_params 0
 ktap_check check_params_applied grep -q "add property $reg/regulator-name = \"checked\"" "$out"
+# the 64-bit limits, and a value fdtput must not take for an option
+for c in 18446744073709551615:'ovpop,wide = <0xffffffff 0xffffffff>' \
+	0xffffffffffffffff:'ovpop,wide = <0xffffffff 0xffffffff>' \
+	-9223372036854775808:'ovpop,wide = <0x80000000 0x00>' \
+	-1:'ovpop,wide = <0xffffffff 0xffffffff>' \
+	4294967296:'ovpop,wide = <0x01 0x00>'; do
+	run check param-regulator /sys/firmware/fdt "wide=${c%%:*}"
+	ktap_check "check_param_wide_${c%%:*}" grep -qF "add property $reg/${c#*:}" "$out"
+done
+run check param-regulator /sys/firmware/fdt regname=-x
+ktap_check check_param_dash_value grep -qF "add property $reg/regulator-name = \"-x\"" "$out"
 run check "$OVPOP_DIR/overlays/broken/bad-path.dtbo"
 eq_rc check_bad_path_exit_1 1
 ktap_check check_bad_path_why grep -q 'target-path /ovpop-no-such-node is not in the base tree' "$err"
