@@ -137,6 +137,22 @@ ktap_eq apply_file_not_path "" "$(cat "$OV_CFS/myrtc/path" 2>&1)"
 check_bound apply_as_bound amba /rtc@9010000 rtc-pl031
 run apply rtc as ../x
 eq_rc apply_bad_item_exit_3 3
+# names ovl would split or glob
+n=0
+for bad in 'a b' 'a*' 'x[1]' 'a?' "$(printf 'a\tb')"; do
+	n=$((n + 1))
+	run apply rtc as "$bad"
+	eq_rc "apply_bad_item_${n}_exit_3" 3
+	ktap_check "apply_bad_item_${n}_says" grep -q 'bad item name.*whitespace' "$err"
+done
+# remove checks every name first: nothing is removed
+n=0
+for bad in ../x ovpop-no-such-item 'a b'; do
+	n=$((n + 1))
+	run remove myrtc "$bad"
+	eq_rc "remove_some_bad_${n}_exit_3" 3
+	ktap_eq "remove_some_bad_${n}_keeps_the_good" applied "$(ov_status myrtc)"
+done
 run remove myrtc
 eq_rc remove_as 0
 check_gone rtc_gone /rtc@9010000
