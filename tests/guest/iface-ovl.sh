@@ -259,6 +259,8 @@ ktap_check check_bad_path_why grep -q 'target-path /ovpop-no-such-node is not in
 run check "$OVPOP_DIR/overlays/broken/bad-label.dtbo"
 eq_rc check_bad_label_exit_1 1
 ktap_check check_bad_label_why grep -q 'label &ovpop_no_such_label is not in the base tree' "$err"
+# only that label: not the __fixups__ node's own line ("label & is not ...")
+ktap_eq check_bad_label_only_it 1 "$(grep -c 'label &' "$err")"
 run check addon-board /ovpop-no-such-base.dtb
 eq_rc check_no_base_exit_3 3
 check_snapshot check_changes_nothing "$snap"
