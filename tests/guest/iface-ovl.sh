@@ -61,7 +61,10 @@ ktap_at_exit cleanup
 expect_kmsg 'OF: overlay: WARNING: memory leak will occur if overlay removed, property: /__symbols__/'
 ov_snapshot >"$snap"
 
-ktap_check tools_on_path command -v ovl dtc fdtget fdtput fdtoverlay >/dev/null
+# one name at a time: busybox's and dash's command -v look at the first only
+for t in ovl dtc fdtget fdtput fdtoverlay; do
+	ktap_check "tool_on_path_$t" command -v "$t" >/dev/null
+done
 run help
 eq_rc help_exit_0 0
 ktap_check help_usage grep -q 'ovl apply' "$out"
@@ -224,7 +227,9 @@ eq_rc remove_covered_exit_1 1
 ktap_check remove_covered_names grep -q 'covered by a later overlay.*existing-bus-children' "$err"
 ktap_eq remove_covered_kept applied "$(ov_status existing-bus)"
 # the covered overlay looks newest now: --all must retry it after the other
-touch "$OV_CFS/existing-bus" 2>/dev/null
+ktap_check stack_touch touch "$OV_CFS/existing-bus"
+run list
+ktap_eq stack_touch_newest existing-bus "$(tail -n 1 "$out" | cut -d ' ' -f 1)"
 run remove --all
 eq_rc remove_all 0
 ktap_eq remove_all_order "removed rtc removed existing-bus-children removed existing-bus " \
