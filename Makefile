@@ -57,6 +57,12 @@ endif
 kargs = -C $(KDIR) M=$(CURDIR) $(if $(ARCH),ARCH=$(ARCH)) \
 	$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
 krelease = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+moddir = $(INSTALL_MOD_PATH)/lib/modules/$(krelease)
+# The kernel's modules_install skips depmod without $(KDIR)/System.map,
+# which distributions' headers packages lack: ovpop runs it itself.
+depmod = if [ -d $(moddir) ]; then depmod -b $(or $(INSTALL_MOD_PATH),/) $(krelease); fi
+need-krelease = @test -n "$(krelease)" || \
+	{ echo "ovpop: no $(KDIR)/include/config/kernel.release"; exit 1; }
 
 all: modules
 
@@ -67,7 +73,9 @@ modules:
 # must be this build's (an earlier OVPOP_TESTS=y build lists the test
 # modules too).
 modules_install: modules
+	$(need-krelease)
 	$(MAKE) $(kargs) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	$(depmod)
 
 install: modules_install install-ovl
 
@@ -79,10 +87,9 @@ else
 endif
 
 uninstall:
-	@test -n "$(krelease)" || { echo "ovpop: no $(KDIR)/include/config/kernel.release"; exit 1; }
-	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(krelease)/$(INSTALL_MOD_DIR)/ovpop.ko
-	if [ -d $(INSTALL_MOD_PATH)/lib/modules/$(krelease) ]; then \
-		depmod -b $(or $(INSTALL_MOD_PATH),/) $(krelease); fi
+	$(need-krelease)
+	rm -f $(foreach z,.ko .ko.gz .ko.xz .ko.zst,$(moddir)/$(INSTALL_MOD_DIR)/ovpop$(z))
+	$(depmod)
 	rm -f $(DESTDIR)$(PREFIX)/sbin/ovl
 
 clean:
