@@ -6,7 +6,8 @@
 #   make                          ovpop.ko for the running kernel
 #   make KDIR=/path/to/build      for another kernel build tree
 #   make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KDIR=...
-#   make install                  the module and the ovl tool
+#   make install                  the module and the ovl tool (with
+#                                 ovl-params.sh, which it sources)
 #   make modules_install          the module only
 #   make uninstall                removes what make install installed
 #   make demo / make test         the QEMU demo and the whole test suite
@@ -82,6 +83,7 @@ install: modules_install install-ovl
 install-ovl:
 ifneq ($(wildcard scripts/ovl),)
 	install -D -m 0755 scripts/ovl $(DESTDIR)$(PREFIX)/sbin/ovl
+	install -D -m 0644 scripts/ovl-params.sh $(DESTDIR)$(PREFIX)/sbin/ovl-params.sh
 else
 	@echo "ovpop: no scripts/ovl in this tree; ovl not installed"
 endif
@@ -90,7 +92,7 @@ uninstall:
 	$(need-krelease)
 	rm -f $(foreach z,.ko .ko.gz .ko.xz .ko.zst,$(moddir)/$(INSTALL_MOD_DIR)/ovpop$(z))
 	$(depmod)
-	rm -f $(DESTDIR)$(PREFIX)/sbin/ovl
+	rm -f $(DESTDIR)$(PREFIX)/sbin/ovl $(DESTDIR)$(PREFIX)/sbin/ovl-params.sh
 
 clean:
 	$(MAKE) $(kargs) clean

@@ -20,7 +20,8 @@
 #  make: after an OVPOP_TESTS=y build, `make install` (ARCH, CROSS_COMPILE
 #    given) installs only ovpop.ko, to lib/modules/<release>/updates/, with
 #    the rig kernel's vermagic and dkms.conf's version, listed by depmod, and
-#    scripts/ovl (if the tree has it) as usr/local/sbin/ovl;
+#    scripts/ovl (if the tree has it) as usr/local/sbin/ovl, with the
+#    ovl-params.sh it sources next to it;
 #    `make modules_install INSTALL_MOD_DIR=extra` the module only, to extra/;
 #    `make uninstall` removes both again (and a compressed ovpop.ko.xz);
 #    `make install` with a KDIR without System.map (as distributions'
@@ -147,10 +148,18 @@ else
 fi
 ovl="$root/usr/local/sbin/ovl"
 if [ -f "$src/scripts/ovl" ]; then
-	if [ -x "$ovl" ] && cmp -s "$src/scripts/ovl" "$ovl"; then
-		pass "make install: scripts/ovl as usr/local/sbin/ovl (0755)"
+	if [ -x "$ovl" ] && cmp -s "$src/scripts/ovl" "$ovl" &&
+		cmp -s "$src/scripts/ovl-params.sh" "$ovl-params.sh"; then
+		pass "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params.sh next to it"
 	else
-		fail "make install: scripts/ovl as usr/local/sbin/ovl (0755)" "$work/make-install.log"
+		fail "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params.sh next to it" \
+			"$work/make-install.log"
+	fi
+	# the installed ovl finds its parameter engine
+	if "$ovl" params "$src/overlays/ovpop-no-such.dtbo" 2>&1 | grep -q 'no such file'; then
+		pass "make install: the installed ovl runs (finds ovl-params.sh)"
+	else
+		fail "make install: the installed ovl runs (finds ovl-params.sh)"
 	fi
 else
 	log "test-pkg: the tree has no scripts/ovl; its installation is not checked"
@@ -169,7 +178,7 @@ fi
 # as a kernel with CONFIG_MODULE_COMPRESS_XZ would have installed it
 : >"$ko.xz"
 if mkmake uninstall INSTALL_MOD_PATH="$root" DESTDIR="$root" \
-	>"$work/make-uninstall.log" 2>&1 && [ ! -e "$ko" ] && [ ! -e "$ovl" ] &&
+	>"$work/make-uninstall.log" 2>&1 && [ ! -e "$ko" ] && [ ! -e "$ovl" ] && [ ! -e "$ovl-params.sh" ] &&
 	[ ! -e "$ko.xz" ] && ! grep -q 'ovpop\.ko' "$root/lib/modules/$kver/modules.dep"; then
 	pass "make uninstall: module (.ko, .ko.xz), ovl and the depmod entry gone"
 else
