@@ -6,7 +6,8 @@
 #   make                          ovpop.ko for the running kernel
 #   make KDIR=/path/to/build      for another kernel build tree
 #   make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KDIR=...
-#   make install                  the module and the ovl tool
+#   make install                  the module and the ovl tool (with
+#                                 ovl-params.sh, which it sources)
 #   make modules_install          the module only
 #   make uninstall                removes what make install installed
 #   make demo / make test         the QEMU demo and the whole test suite
@@ -57,6 +58,12 @@ endif
 kargs = -C $(KDIR) M=$(CURDIR) $(if $(ARCH),ARCH=$(ARCH)) \
 	$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
 krelease = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+moddir = $(INSTALL_MOD_PATH)/lib/modules/$(krelease)
+# The kernel's modules_install skips depmod without $(KDIR)/System.map,
+# which distributions' headers packages lack: ovpop runs it itself.
+depmod = if [ -d $(moddir) ]; then depmod -b $(or $(INSTALL_MOD_PATH),/) $(krelease); fi
+need-krelease = @test -n "$(krelease)" || \
+	{ echo "ovpop: no $(KDIR)/include/config/kernel.release"; exit 1; }
 
 all: modules
 
@@ -67,23 +74,25 @@ modules:
 # must be this build's (an earlier OVPOP_TESTS=y build lists the test
 # modules too).
 modules_install: modules
+	$(need-krelease)
 	$(MAKE) $(kargs) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	$(depmod)
 
 install: modules_install install-ovl
 
 install-ovl:
 ifneq ($(wildcard scripts/ovl),)
 	install -D -m 0755 scripts/ovl $(DESTDIR)$(PREFIX)/sbin/ovl
+	install -D -m 0644 scripts/ovl-params.sh $(DESTDIR)$(PREFIX)/sbin/ovl-params.sh
 else
 	@echo "ovpop: no scripts/ovl in this tree; ovl not installed"
 endif
 
 uninstall:
-	@test -n "$(krelease)" || { echo "ovpop: no $(KDIR)/include/config/kernel.release"; exit 1; }
-	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(krelease)/$(INSTALL_MOD_DIR)/ovpop.ko
-	if [ -d $(INSTALL_MOD_PATH)/lib/modules/$(krelease) ]; then \
-		depmod -b $(or $(INSTALL_MOD_PATH),/) $(krelease); fi
-	rm -f $(DESTDIR)$(PREFIX)/sbin/ovl
+	$(need-krelease)
+	rm -f $(foreach z,.ko .ko.gz .ko.xz .ko.zst,$(moddir)/$(INSTALL_MOD_DIR)/ovpop$(z))
+	$(depmod)
+	rm -f $(DESTDIR)$(PREFIX)/sbin/ovl $(DESTDIR)$(PREFIX)/sbin/ovl-params.sh
 
 clean:
 	$(MAKE) $(kargs) clean

@@ -227,6 +227,7 @@ fdtroot=$("$here/fdt-tools.sh" "$arch" | tail -n 1)
 [ -d "$fdtroot" ] || die "build: scripts/fdt-tools.sh $arch failed"
 cp -R "$fdtroot/." "$stage/"
 install -m 0755 "$repo/scripts/ovl" "$stage/usr/bin/ovl"
+install -m 0644 "$repo/scripts/ovl-params.sh" "$stage/usr/bin/ovl-params.sh"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
 printf 'root:x:0:\n' >"$stage/etc/group"
 chmod 0644 "$stage/etc/passwd" "$stage/etc/group"

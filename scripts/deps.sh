@@ -50,7 +50,7 @@ if [ -z "$missing" ] && [ -z "$nobb" ] && [ -z "$noarch" ]; then
 	exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
-	die "deps: missing:$missing${nobb:+ (busybox for:$nobb)}; run as root (apt-get needs it)"
+	die "deps: missing:$missing${nobb:+ busybox for:$nobb}${noarch:+ dpkg architecture:$noarch}; run as root (apt-get and dpkg need it)"
 fi
 
 export DEBIAN_FRONTEND=noninteractive

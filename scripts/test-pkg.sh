@@ -20,9 +20,13 @@
 #  make: after an OVPOP_TESTS=y build, `make install` (ARCH, CROSS_COMPILE
 #    given) installs only ovpop.ko, to lib/modules/<release>/updates/, with
 #    the rig kernel's vermagic and dkms.conf's version, listed by depmod, and
-#    scripts/ovl (if the tree has it) as usr/local/sbin/ovl;
+#    scripts/ovl (if the tree has it) as usr/local/sbin/ovl, with the
+#    ovl-params.sh it sources next to it;
 #    `make modules_install INSTALL_MOD_DIR=extra` the module only, to extra/;
-#    `make uninstall` removes both again.
+#    `make uninstall` removes both again (and a compressed ovpop.ko.xz);
+#    `make install` with a KDIR without System.map (as distributions'
+#    headers packages are, where the kernel's modules_install skips depmod)
+#    still gets ovpop into modules.dep.
 #  dkms: add, build (neither ARCH nor CROSS_COMPILE given: the Makefile takes
 #    them from the kernel's .config), install, status, remove; the module
 #    dkms built has the rig kernel's vermagic.
@@ -144,10 +148,18 @@ else
 fi
 ovl="$root/usr/local/sbin/ovl"
 if [ -f "$src/scripts/ovl" ]; then
-	if [ -x "$ovl" ] && cmp -s "$src/scripts/ovl" "$ovl"; then
-		pass "make install: scripts/ovl as usr/local/sbin/ovl (0755)"
+	if [ -x "$ovl" ] && cmp -s "$src/scripts/ovl" "$ovl" &&
+		cmp -s "$src/scripts/ovl-params.sh" "$ovl-params.sh"; then
+		pass "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params.sh next to it"
 	else
-		fail "make install: scripts/ovl as usr/local/sbin/ovl (0755)" "$work/make-install.log"
+		fail "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params.sh next to it" \
+			"$work/make-install.log"
+	fi
+	# the installed ovl finds its parameter engine
+	if "$ovl" params "$src/overlays/ovpop-no-such.dtbo" 2>&1 | grep -q 'no such file'; then
+		pass "make install: the installed ovl runs (finds ovl-params.sh)"
+	else
+		fail "make install: the installed ovl runs (finds ovl-params.sh)"
 	fi
 else
 	log "test-pkg: the tree has no scripts/ovl; its installation is not checked"
@@ -163,12 +175,29 @@ else
 		"$work/make-modules_install.log"
 fi
 
+# as a kernel with CONFIG_MODULE_COMPRESS_XZ would have installed it
+: >"$ko.xz"
 if mkmake uninstall INSTALL_MOD_PATH="$root" DESTDIR="$root" \
-	>"$work/make-uninstall.log" 2>&1 && [ ! -e "$ko" ] && [ ! -e "$ovl" ] &&
-	! grep -q 'ovpop\.ko' "$root/lib/modules/$kver/modules.dep"; then
-	pass "make uninstall: module, ovl and the depmod entry gone"
+	>"$work/make-uninstall.log" 2>&1 && [ ! -e "$ko" ] && [ ! -e "$ovl" ] && [ ! -e "$ovl-params.sh" ] &&
+	[ ! -e "$ko.xz" ] && ! grep -q 'ovpop\.ko' "$root/lib/modules/$kver/modules.dep"; then
+	pass "make uninstall: module (.ko, .ko.xz), ovl and the depmod entry gone"
 else
-	fail "make uninstall: module, ovl and the depmod entry gone" "$work/make-uninstall.log"
+	fail "make uninstall: module (.ko, .ko.xz), ovl and the depmod entry gone" "$work/make-uninstall.log"
+fi
+
+# The kernel tree as a farm of links without System.map
+nomap="$work/kdir-nomap"
+rm -rf "$nomap" "$work/root3"
+mkdir -p "$nomap"
+for e in "$kdir"/* "$kdir"/.[!.]*; do
+	[ "${e##*/}" = System.map ] || ln -s "$e" "$nomap/${e##*/}"
+done
+if make -C "$src" KDIR="$nomap" ARCH=arm64 CROSS_COMPILE="$cross" install \
+	INSTALL_MOD_PATH="$work/root3" DESTDIR="$work/root3" >"$work/make-nomap.log" 2>&1 &&
+	grep -q '^updates/ovpop\.ko:' "$work/root3/lib/modules/$kver/modules.dep"; then
+	pass "make install, KDIR without System.map: depmod lists updates/ovpop.ko"
+else
+	fail "make install, KDIR without System.map: depmod lists updates/ovpop.ko" "$work/make-nomap.log"
 fi
 
 # --- dkms --------------------------------------------------------------------------

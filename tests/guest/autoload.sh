@@ -55,14 +55,10 @@ cleanup() {
 	ov_remove autoload-rtc autoload-board autoload-nohelper
 	rm -f "$mdevlog"
 	for m in $modules; do
-		loaded "$m" && rmmod "$m"
+		ov_loaded "$m" && rmmod "$m"
 	done
 }
 ktap_at_exit cleanup
-
-loaded() {
-	grep -q "^$1 " /proc/modules
-}
 
 # The modules whose aliases in modules.alias match MODALIAS $1 (the same
 # shell pattern match as modprobe's fnmatch), space-separated.
@@ -102,7 +98,7 @@ modalias_want() {
 # shellcheck disable=SC2317 # run through ktap_check or wait_until
 none_loaded() {
 	for m in "$@"; do
-		if loaded "$m"; then
+		if ov_loaded "$m"; then
 			echo "$m is loaded"
 			return 1
 		fi
@@ -145,7 +141,7 @@ for m in $modules; do
 	ktap_check "${m}_in_modules_dep" grep -q "/$(echo "$m" | tr _ -)\.ko:" \
 		"$moddir/modules.dep"
 	ktap_check "${m}_has_aliases" grep -q " $m\$" "$moddir/modules.alias"
-	if loaded "$m"; then
+	if ov_loaded "$m"; then
 		ktap_fail "${m}_not_loaded_before" "$m is loaded before any overlay"
 	else
 		ktap_ok "${m}_not_loaded_before"
@@ -180,7 +176,7 @@ while IFS=' ' read -r b node drv mod want; do
 	else
 		ktap_fail "${mod}_bound" "no $b device for $node"
 	fi
-	ktap_check "${mod}_loaded" loaded "$mod"
+	ktap_check "${mod}_loaded" ov_loaded "$mod"
 	if d=$(dev_of_node "$b" "$node"); then
 		ma=$(modalias_of "$b" "$d")
 		ktap_diag "$b $d MODALIAS=$ma: $mod loaded and bound within ${took:-?} s of the apply"

@@ -61,7 +61,10 @@ ktap_at_exit cleanup
 expect_kmsg 'OF: overlay: WARNING: memory leak will occur if overlay removed, property: /__symbols__/'
 ov_snapshot >"$snap"
 
-ktap_check tools_on_path command -v ovl dtc fdtget fdtput fdtoverlay >/dev/null
+# one name at a time: busybox's and dash's command -v look at the first only
+for t in ovl dtc fdtget fdtput fdtoverlay; do
+	ktap_check "tool_on_path_$t" command -v "$t" >/dev/null
+done
 run help
 eq_rc help_exit_0 0
 ktap_check help_usage grep -q 'ovl apply' "$out"
@@ -137,6 +140,22 @@ ktap_eq apply_file_not_path "" "$(cat "$OV_CFS/myrtc/path" 2>&1)"
 check_bound apply_as_bound amba /rtc@9010000 rtc-pl031
 run apply rtc as ../x
 eq_rc apply_bad_item_exit_3 3
+# names ovl would split or glob
+n=0
+for bad in 'a b' 'a*' 'x[1]' 'a?' "$(printf 'a\tb')"; do
+	n=$((n + 1))
+	run apply rtc as "$bad"
+	eq_rc "apply_bad_item_${n}_exit_3" 3
+	ktap_check "apply_bad_item_${n}_says" grep -q 'bad item name.*whitespace' "$err"
+done
+# remove checks every name first: nothing is removed
+n=0
+for bad in ../x ovpop-no-such-item 'a b'; do
+	n=$((n + 1))
+	run remove myrtc "$bad"
+	eq_rc "remove_some_bad_${n}_exit_3" 3
+	ktap_eq "remove_some_bad_${n}_keeps_the_good" applied "$(ov_status myrtc)"
+done
 run remove myrtc
 eq_rc remove_as 0
 check_gone rtc_gone /rtc@9010000
@@ -177,10 +196,14 @@ ktap_eq param_literal_cell 0000000700000002 "$(hexof "$rdt/ovpop,cells")"
 check_gone param_disabled_no_device "$reg"
 ktap_check params_remove_2 ovl remove param-regulator >/dev/null
 
+# beyond 64 bits: shell arithmetic would wrap or saturate silently
+n=0
 for bad in nope=1 byte1=256 half=-32769 microvolt=3.3 always_on=maybe \
-	mac=b8:27:e wide=0x10000000000000000 lookup=a; do
+	mac=b8:27:e wide=0x10000000000000000 lookup=a wide=18446744073709551616 \
+	wide=-9223372036854775809 wide=99999999999999999999; do
+	n=$((n + 1))
 	run apply param-regulator "$bad"
-	eq_rc "param_refused_${bad%%=*}" 3
+	eq_rc "param_refused_${n}_${bad%%=*}" 3
 done
 run apply param-regulator regname
 eq_rc param_without_value_exit_2 2
@@ -204,7 +227,9 @@ eq_rc remove_covered_exit_1 1
 ktap_check remove_covered_names grep -q 'covered by a later overlay.*existing-bus-children' "$err"
 ktap_eq remove_covered_kept applied "$(ov_status existing-bus)"
 # the covered overlay looks newest now: --all must retry it after the other
-touch "$OV_CFS/existing-bus" 2>/dev/null
+ktap_check stack_touch touch "$OV_CFS/existing-bus"
+run list
+ktap_eq stack_touch_newest existing-bus "$(tail -n 1 "$out" | cut -d ' ' -f 1)"
 run remove --all
 eq_rc remove_all 0
 ktap_eq remove_all_order "removed rtc removed existing-bus-children removed existing-bus " \
@@ -222,12 +247,25 @@ ktap_check check_lists_property grep -q 'add property /addon-bus@9030000/leds/le
 run check param-regulator /sys/firmware/fdt regname=checked
 eq_rc check_params 0
 ktap_check check_params_applied grep -q "add property $reg/regulator-name = \"checked\"" "$out"
+# the 64-bit limits, and a value fdtput must not take for an option
+for c in 18446744073709551615:'ovpop,wide = <0xffffffff 0xffffffff>' \
+	0xffffffffffffffff:'ovpop,wide = <0xffffffff 0xffffffff>' \
+	-9223372036854775808:'ovpop,wide = <0x80000000 0x00>' \
+	-1:'ovpop,wide = <0xffffffff 0xffffffff>' \
+	4294967296:'ovpop,wide = <0x01 0x00>'; do
+	run check param-regulator /sys/firmware/fdt "wide=${c%%:*}"
+	ktap_check "check_param_wide_${c%%:*}" grep -qF "add property $reg/${c#*:}" "$out"
+done
+run check param-regulator /sys/firmware/fdt regname=-x
+ktap_check check_param_dash_value grep -qF "add property $reg/regulator-name = \"-x\"" "$out"
 run check "$OVPOP_DIR/overlays/broken/bad-path.dtbo"
 eq_rc check_bad_path_exit_1 1
 ktap_check check_bad_path_why grep -q 'target-path /ovpop-no-such-node is not in the base tree' "$err"
 run check "$OVPOP_DIR/overlays/broken/bad-label.dtbo"
 eq_rc check_bad_label_exit_1 1
 ktap_check check_bad_label_why grep -q 'label &ovpop_no_such_label is not in the base tree' "$err"
+# only that label: not the __fixups__ node's own line ("label & is not ...")
+ktap_eq check_bad_label_only_it 1 "$(grep -c 'label &' "$err")"
 run check addon-board /ovpop-no-such-base.dtb
 eq_rc check_no_base_exit_3 3
 check_snapshot check_changes_nothing "$snap"

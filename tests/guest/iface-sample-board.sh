@@ -26,16 +26,11 @@ bw=$bus/widget@0
 mods=$OVPOP_DIR/modules
 snap="$OV_TMP/iface-sample-board.snap"
 
-# shellcheck disable=SC2317 # used by cleanup
-loaded() {
-	grep -q "^$1 " /proc/modules
-}
-
 # shellcheck disable=SC2317 # run by ktap_end
 cleanup() {
 	ov_remove sample-board-more sample-board
-	loaded ovpop_sample_board && rmmod ovpop_sample_board
-	loaded ovpop_sample_widget && rmmod ovpop_sample_widget
+	ov_loaded ovpop_sample_board && rmmod ovpop_sample_board
+	ov_loaded ovpop_sample_widget && rmmod ovpop_sample_widget
 	rm -f "$snap"
 }
 

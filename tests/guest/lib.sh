@@ -11,6 +11,7 @@
 #   ov_status NAME             the item's status, "missing" without the item
 #   ov_remove NAME...          rmdir the items that exist; 0 iff all went
 #   ov_remove_all              rmdir every item, newest first
+#   ov_loaded MODULE           the module is in /proc/modules
 #   dev_of_node BUS PATH       name of the device on BUS whose of_node is the
 #                              node PATH (e.g. /rtc@9010000); 1 if none
 #   dev_of_node_any PATH       "BUS/NAME" of every device on any bus for PATH
@@ -244,6 +245,10 @@ ov_snapshot() {
 	find /proc/device-tree/ | sort
 	# the values too: a property changed in place shows here
 	echo "dt-values $(find /proc/device-tree/ -type f | sort | xargs cat | md5sum)"
+}
+
+ov_loaded() {
+	grep -q "^$1 " /proc/modules
 }
 
 ov_console_quiet() {
