@@ -65,6 +65,12 @@ __printf(3, 4) int ovpop_fail(struct ovpop_item *it, int err,
 	return err;
 }
 
+static int ovpop_too_big(struct ovpop_item *it, size_t count)
+{
+	return ovpop_fail(it, -EFBIG, "%zu bytes, more than max_size %u", count,
+			  max_size);
+}
+
 /* Checks the blob (blob.c) and returns its own size, or a negative errno */
 static ssize_t ovpop_blob_size(struct ovpop_item *it, const void *blob,
 			       size_t count)
@@ -74,8 +80,7 @@ static ssize_t ovpop_blob_size(struct ovpop_item *it, const void *blob,
 	int ret;
 
 	if (count > max_size)
-		return ovpop_fail(it, -EFBIG, "%zu bytes, more than max_size %u",
-				  count, max_size);
+		return ovpop_too_big(it, count);
 	if (count < sizeof(struct fdt_header) || fdt_magic(blob) != FDT_MAGIC)
 		return ovpop_fail(it, -EINVAL, "not a flattened device tree blob (%zu bytes)",
 				  count);
@@ -324,8 +329,7 @@ int ovpop_store_blob(struct ovpop_item *it, const void *blob, size_t count)
 	if (it->ovcs_id)
 		return ovpop_fail(it, -EBUSY, "applied: write 0 to status first");
 	if (count > max_size)
-		return ovpop_fail(it, -EFBIG, "%zu bytes, more than max_size %u",
-				  count, max_size);
+		return ovpop_too_big(it, count);
 	if (count) {
 		copy = kvmalloc(count, GFP_KERNEL);
 		if (!copy)

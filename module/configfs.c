@@ -163,27 +163,24 @@ static ssize_t ovpop_item_target_store(struct config_item *item,
 				  ovpop_target_ok);
 }
 
+/* "applied"/"unapplied", or dtbocfg's "1"/"0" */
 static ssize_t ovpop_item_status_show(struct config_item *item, char *page)
 {
 	struct ovpop_item *it = to_ovpop_item(item);
-	ssize_t len;
+	bool applied;
 
 	mutex_lock(&it->lock);
-	len = sysfs_emit(page, "%s\n", it->ovcs_id ? "applied" : "unapplied");
+	applied = it->ovcs_id;
 	mutex_unlock(&it->lock);
-	return len;
+	if (ovpop_dtbocfg)
+		return sysfs_emit(page, "%d\n", applied);
+	return sysfs_emit(page, "%s\n", applied ? "applied" : "unapplied");
 }
 
 static ssize_t ovpop_dtbocfg_status_show(struct config_item *item,
 					 char *page)
 {
-	struct ovpop_item *it = to_ovpop_item(item);
-	ssize_t len;
-
-	mutex_lock(&it->lock);
-	len = sysfs_emit(page, "%d\n", !!it->ovcs_id);
-	mutex_unlock(&it->lock);
-	return len;
+	return ovpop_item_status_show(item, page);
 }
 
 static int ovpop_dtbocfg_apply(struct ovpop_item *it)

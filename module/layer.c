@@ -40,6 +40,13 @@ static u64 ovpop_path_hash(const char *path, size_t len)
 	return siphash(path, len, &ovpop_path_key);
 }
 
+/* A node's full name, as layers hash it (kmalloc()ed; NULL without memory) */
+static char *ovpop_full_name(const struct device_node *np)
+{
+	return np->parent ? kasprintf(GFP_KERNEL, "%pOF", np) :
+			    kstrdup("/", GFP_KERNEL);
+}
+
 /**
  * ovpop_grow() - makes room for one more element in an array, doubling it
  * @arr: the array (krealloc()ed; NULL at first)
@@ -121,8 +128,7 @@ int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np)
 	u64 hash;
 	int ret;
 
-	path = np->parent ? kasprintf(GFP_KERNEL, "%pOF", np) :
-			    kstrdup("/", GFP_KERNEL);
+	path = ovpop_full_name(np);
 	if (!path)
 		return -ENOMEM;
 	hash = ovpop_path_hash(path, strlen(path));
@@ -212,7 +218,7 @@ int ovpop_layer_added_find(const struct ovpop_added *added, unsigned int n,
 			   const struct device_node *np)
 {
 	struct ovpop_added key, *found;
-	char *path = kasprintf(GFP_KERNEL, "%pOF", np);
+	char *path = ovpop_full_name(np);
 
 	if (!path)
 		return -ENOENT;
