@@ -71,9 +71,12 @@ static int ovpop_too_big(struct ovpop_item *it, size_t count)
 			  max_size);
 }
 
-/* Checks the blob (blob.c) and returns its own size, or a negative errno */
+/*
+ * Checks the blob (blob.c) and returns its own size, or a negative errno;
+ * *@check tells whether the precheck has to look for conflicts
+ */
 static ssize_t ovpop_blob_size(struct ovpop_item *it, const void *blob,
-			       size_t count)
+			       size_t count, bool *check)
 {
 	char msg[96];
 	size_t size;
@@ -89,9 +92,10 @@ static ssize_t ovpop_blob_size(struct ovpop_item *it, const void *blob,
 		return ovpop_fail(it, -EINVAL, "header size %zu, but %zu bytes written",
 				  size, count);
 	ret = ovpop_blob_check(blob, size, msg, sizeof(msg));
-	if (ret)
+	if (ret < 0)
 		return ovpop_fail(it, ret, "malformed blob: %s",
 				  ret == -EINVAL ? msg : "out of memory");
+	*check = ret;
 	return size;
 }
 
@@ -133,20 +137,24 @@ static void ovpop_retry_parked(void)
 
 /* Called with ovpop_stack_lock held; returns the apply's error */
 static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
-			      size_t size, struct device_node *base)
+			      size_t size, struct device_node *base, bool check)
 {
-	int ret, rm, id = 0;
+	int ret = 0, rm, id = 0;
 	char msg[96];
 	u64 t0;
 
-	t0 = ktime_get_ns();
-	ret = ovpop_precheck(blob, size, base, msg, sizeof(msg));
-	ovpop_stats_account(OVPOP_STAT_PRECHECK, ktime_get_ns() - t0);
+	if (check) {
+		t0 = ktime_get_ns();
+		ret = ovpop_precheck(blob, size, base, msg, sizeof(msg));
+		ovpop_stats_account(OVPOP_STAT_PRECHECK, ktime_get_ns() - t0);
+	}
 	if (ret)
 		return ovpop_fail(it, ret, "cannot be applied: %s",
 				  ret == -EINVAL ? msg : "out of memory");
 	ovpop_layer_record(&it->layer);
+	t0 = ktime_get_ns();
 	ret = ovpop_compat_overlay_apply(blob, size, &id, base);
+	ovpop_stats_account(OVPOP_STAT_APPLY, ktime_get_ns() - t0);
 	ovpop_layer_record_end(&it->layer);
 	if (ret && id) {
 		/*
@@ -187,10 +195,11 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 {
 	struct device_node *base = NULL;
+	bool check;
 	ssize_t size;
 	int ret;
 
-	size = ovpop_blob_size(it, blob, count);
+	size = ovpop_blob_size(it, blob, count, &check);
 	if (size < 0)
 		return size;
 	if (it->target) {
@@ -201,7 +210,7 @@ int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 	}
 
 	mutex_lock(&ovpop_stack_lock);
-	ret = ovpop_apply_locked(it, blob, size, base);
+	ret = ovpop_apply_locked(it, blob, size, base, check);
 	mutex_unlock(&ovpop_stack_lock);
 	of_node_put(base);
 	if (ret)

@@ -9,6 +9,13 @@
  * with a message that says what is wrong and where, so that a damaged file
  * never changes the live tree.
  *
+ * The walk also tells whether the core could fail to build the overlay's
+ * changeset (precheck.c): only with two fragments or more (or labels, which
+ * the core adds as one more), or with #address-cells or #size-cells in an
+ * overlay, which must not change a live node's. Otherwise every entry is
+ * for a different node or property (names are unique in a node, checked
+ * here) and the conflict check, which unflattens a copy, is not needed.
+ *
  * Some checks are about content, for values the OF core reads with strlen()
  * and so past the property if the final NUL is missing (KASAN:
  * slab-out-of-bounds, found by tests/guest/fuzz.sh on the debug lane): each
@@ -49,6 +56,8 @@ struct ovpop_fdt_walk {
 	struct ovpop_fdt_frame stack[OVPOP_FDT_MAX_DEPTH];
 	int depth;
 	bool root_done;
+	unsigned int fragments;		/* __overlay__ nodes of fragments */
+	bool symbols, cells;		/* /__symbols__, #*-cells in an overlay */
 	char *msg;
 	size_t msg_len;
 };
@@ -155,6 +164,10 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 			return ovpop_fdt_bad(w, "nodes nested too deep");
 		w->stack[w->depth].fixups = w->depth == 1 &&
 					    !strcmp(name, "__fixups__");
+		if (w->depth == 1 && !strcmp(name, "__symbols__"))
+			w->symbols = true;
+		if (w->depth == 2 && !strcmp(name, "__overlay__"))
+			w->fragments++;
 		w->off += 4 + ALIGN(strlen(name) + 1, 4);
 		return 0;
 	case FDT_END_NODE:
@@ -179,6 +192,9 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 			return ovpop_fdt_bad(w, "a string property without its final NUL");
 		if (ovpop_fdt_add(w, name, false))
 			return -ENOMEM;
+		if (w->depth >= 2 && (!strcmp(name, "#address-cells") ||
+				      !strcmp(name, "#size-cells")))
+			w->cells = true;
 		w->off += 12 + ALIGN(len, 4);
 		return 0;
 	case FDT_NOP:
@@ -202,8 +218,9 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
  * @msg: buffer for what is wrong
  * @msg_len: its size
  *
- * Return: 0 if the blob is well formed, -EINVAL with @msg set if not,
- * -ENOMEM.
+ * Return: 1 if the blob is well formed and the OF core could fail to build
+ * its changeset (ovpop_precheck() has to look), 0 if well formed and it
+ * cannot, -EINVAL with @msg set if not well formed, -ENOMEM.
  */
 int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len)
 {
@@ -247,10 +264,12 @@ int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len)
 	do {
 		ret = ovpop_fdt_token(w);
 	} while (!ret);
+	if (ret > 0)
+		ret = w->fragments > 1 || w->symbols || w->cells;
 	while (w->depth >= 0) {
 		kfree(w->stack[w->depth].names);
 		w->depth--;
 	}
 	kfree(w);
-	return ret < 0 ? ret : 0;
+	return ret;
 }

@@ -98,11 +98,11 @@ void ovpop_kernel_device_forget(struct device_node *np);
 
 /* stats.c: what is timed (see there) */
 enum ovpop_stat {
-	OVPOP_STAT_NOTIFY,
 	OVPOP_STAT_ADD,
 	OVPOP_STAT_REGISTER,
 	OVPOP_STAT_REMOVE,
 	OVPOP_STAT_PRECHECK,
+	OVPOP_STAT_APPLY,
 	OVPOP_STAT_UNAPPLY,
 	OVPOP_STAT_NR
 };
@@ -130,7 +130,8 @@ void ovpop_notify_exit(void);
  * @parents: full names of the tops' parents
  * @nparents: number of @parents
  * @parents_size: number of @parents allocated
- * @top_path: full name of the last top, while recording
+ * @top: the node of the last top, while recording; compared, never
+ *	 dereferenced
  * @last: the node of the last entry recorded; compared, never dereferenced
  * @all: the record is incomplete: treat it as covering every node
  * @pinned: its configfs item is pinned: a later layer covers it
@@ -152,7 +153,7 @@ struct ovpop_layer {
 	unsigned int ntops, tops_size;
 	char **parents;
 	unsigned int nparents, parents_size;
-	char *top_path;
+	const struct device_node *top;
 	const struct device_node *last;
 	bool all;
 	bool pinned;
@@ -166,8 +167,8 @@ int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np);
 void ovpop_layer_add_end(struct ovpop_layer *l);
 bool ovpop_layer_covers(const struct ovpop_layer *later,
 			const struct ovpop_layer *l);
-unsigned int ovpop_layer_entries(const struct ovpop_layer *l, const char *path,
-				 unsigned int *hint);
+unsigned int ovpop_layer_entries(const struct ovpop_layer *l,
+				 const struct device_node *np, unsigned int *hint);
 size_t ovpop_layer_bytes(const struct ovpop_layer *l);
 /* A node the overlay added or enabled: hash of its full name, its order */
 struct ovpop_added {

@@ -40,11 +40,80 @@ static u64 ovpop_path_hash(const char *path, size_t len)
 	return siphash(path, len, &ovpop_path_key);
 }
 
-/* A node's full name, as layers hash it (kmalloc()ed; NULL without memory) */
-static char *ovpop_full_name(const struct device_node *np)
+/*
+ * A node's full name, as layers hash it: what "%pOF" prints, "/" for the
+ * root. Built from the names up the parent pointers, which stay while the
+ * node is held ("%pOF" walks them again for every component, under
+ * devtree_lock each time). ovpop_name_len() is its length without the NUL.
+ */
+static size_t ovpop_name_len(const struct device_node *np)
 {
-	return np->parent ? kasprintf(GFP_KERNEL, "%pOF", np) :
-			    kstrdup("/", GFP_KERNEL);
+	size_t len = 0;
+
+	for (; np->parent; np = np->parent)
+		len += 1 + strlen(kbasename(np->full_name));
+	return len ?: 1;
+}
+
+/* Writes it to @buf, of ovpop_name_len() + 1 bytes */
+static void ovpop_name_fill(const struct device_node *np, char *buf, size_t len)
+{
+	char *end = buf + len;
+	size_t n;
+
+	*end = '\0';
+	if (!np->parent) {
+		buf[0] = '/';
+		return;
+	}
+	for (; np->parent; np = np->parent) {
+		n = strlen(kbasename(np->full_name));
+		end -= n;
+		memcpy(end, kbasename(np->full_name), n);
+		*--end = '/';
+	}
+}
+
+#define OVPOP_NAME_BUF	128
+
+/*
+ * The full name in @buf (OVPOP_NAME_BUF bytes) if it fits, else kmalloc()ed
+ * (NULL without memory); its length in *@len. Give it back with
+ * ovpop_name_put().
+ */
+static char *ovpop_name_get(const struct device_node *np, char *buf,
+			    size_t *len)
+{
+	char *s = buf;
+
+	*len = ovpop_name_len(np);
+	if (*len >= OVPOP_NAME_BUF) {
+		s = kmalloc(*len + 1, GFP_KERNEL);
+		if (!s)
+			return NULL;
+	}
+	ovpop_name_fill(np, s, *len);
+	return s;
+}
+
+static void ovpop_name_put(char *name, char *buf)
+{
+	if (name != buf)
+		kfree(name);
+}
+
+/* The hash of @np's full name in *@hash: 0, or -ENOMEM */
+static int ovpop_node_hash(const struct device_node *np, u64 *hash)
+{
+	char buf[OVPOP_NAME_BUF], *name;
+	size_t len;
+
+	name = ovpop_name_get(np, buf, &len);
+	if (!name)
+		return -ENOMEM;
+	*hash = ovpop_path_hash(name, len);
+	ovpop_name_put(name, buf);
+	return 0;
 }
 
 /**
@@ -72,14 +141,14 @@ int ovpop_grow(void **arr, unsigned int *size, unsigned int n, size_t elem)
 	return 0;
 }
 
-/* @anc is @path or one of its ancestors */
-static bool ovpop_path_covers(const char *anc, const char *path)
+/* @top is @np or one of its ancestors; @top is compared, not dereferenced */
+static bool ovpop_node_covers(const struct device_node *top,
+			      const struct device_node *np)
 {
-	size_t n = strlen(anc);
-
-	if (!strcmp(anc, "/"))
-		return true;
-	return !strncmp(anc, path, n) && (!path[n] || path[n] == '/');
+	for (; np; np = np->parent)
+		if (np == top)
+			return true;
+	return false;
 }
 
 static int ovpop_layer_add_top(struct ovpop_layer *l, const char *path,
@@ -105,11 +174,6 @@ static int ovpop_layer_add_top(struct ovpop_layer *l, const char *path,
 	if (ovpop_grow((void **)&l->tops, &l->tops_size, l->ntops,
 		       sizeof(*l->tops)))
 		return -ENOMEM;
-	s = kstrdup(path, GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	kfree(l->top_path);
-	l->top_path = s;
 	l->tops[l->ntops].hash = hash;
 	l->tops[l->ntops++].parent = pi;
 	return 0;
@@ -124,19 +188,23 @@ static int ovpop_layer_add_top(struct ovpop_layer *l, const char *path,
  */
 int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np)
 {
-	char *path;
+	char buf[OVPOP_NAME_BUF], *path;
+	size_t len;
 	u64 hash;
 	int ret;
 
-	path = ovpop_full_name(np);
+	path = ovpop_name_get(np, buf, &len);
 	if (!path)
 		return -ENOMEM;
-	hash = ovpop_path_hash(path, strlen(path));
+	hash = ovpop_path_hash(path, len);
 	ret = ovpop_grow((void **)&l->nodes, &l->size, l->nnodes,
 			 sizeof(*l->nodes));
-	if (!ret && !(l->top_path && ovpop_path_covers(l->top_path, path)))
+	if (!ret && !(l->top && ovpop_node_covers(l->top, np))) {
 		ret = ovpop_layer_add_top(l, path, hash);
-	kfree(path);
+		if (!ret)
+			l->top = np;
+	}
+	ovpop_name_put(path, buf);
 	if (ret)
 		return ret;
 	l->last = np;
@@ -152,8 +220,7 @@ int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np)
  */
 void ovpop_layer_add_end(struct ovpop_layer *l)
 {
-	kfree(l->top_path);
-	l->top_path = NULL;
+	l->top = NULL;
 }
 
 static int ovpop_u64_cmp(const void *a, const void *b)
@@ -218,12 +285,9 @@ int ovpop_layer_added_find(const struct ovpop_added *added, unsigned int n,
 			   const struct device_node *np)
 {
 	struct ovpop_added key, *found;
-	char *path = ovpop_full_name(np);
 
-	if (!path)
+	if (ovpop_node_hash(np, &key.hash))
 		return -ENOENT;
-	key.hash = ovpop_path_hash(path, strlen(path));
-	kfree(path);
 	found = bsearch(&key, added, n, sizeof(key), ovpop_added_cmp);
 	return found ? found->order : -ENOENT;
 }
@@ -308,21 +372,21 @@ bool ovpop_layer_covers(const struct ovpop_layer *later,
 /**
  * ovpop_layer_entries() - how many changeset entries a layer has on a node
  * @l: the layer
- * @path: the node's full name
+ * @np: the node
  * @hint: where to start looking, updated; 0 at first. Removal notifies the
  *	  nodes in the reverse order of the apply, so looking backwards from
  *	  the last one found makes a whole removal linear.
  *
- * Return: the number of entries notified in a row for @path, or 0 if it is
+ * Return: the number of entries notified in a row for @np, or 0 if it is
  * not recorded (or the record is incomplete).
  */
-unsigned int ovpop_layer_entries(const struct ovpop_layer *l, const char *path,
-				 unsigned int *hint)
+unsigned int ovpop_layer_entries(const struct ovpop_layer *l,
+				 const struct device_node *np, unsigned int *hint)
 {
-	u64 hash = ovpop_path_hash(path, strlen(path));
 	unsigned int i, k;
+	u64 hash;
 
-	if (l->all || !l->nnodes)
+	if (l->all || !l->nnodes || ovpop_node_hash(np, &hash))
 		return 0;
 	for (k = 0; k < l->nnodes; k++) {
 		i = (*hint + l->nnodes - k) % l->nnodes;

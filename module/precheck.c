@@ -14,7 +14,8 @@
  * (init_overlay_changeset(), build_changeset() and add_changeset_property()
  * in drivers/of/overlay.c), and refuses the overlay with what conflicts.
  * Errors the core finds before the build (an unresolved label, a missing
- * target) are left to the core: it fails them without side effects.
+ * target) are left to the core: it fails them without side effects. The
+ * loader runs this only for overlays that can conflict at all (blob.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,29 +31,37 @@
 
 /* A changeset entry the core would make: a node added, or a property set */
 struct ovpop_pc_entry {
-	char *path;
+	const char *path;	/* one of ovpop_pc.paths */
 	const char *prop;	/* NULL: the node is added */
 };
 
 struct ovpop_pc {
 	struct ovpop_pc_entry *e;
-	unsigned int n;
+	unsigned int n, size;
+	char **paths;		/* the entries' paths, freed at the end */
+	unsigned int npaths, paths_size;
 	char *msg;
 	size_t msg_len;
 };
 
+/* Takes @path (kmalloc()ed, or NULL) for the entries: 0 or -ENOMEM */
+static int ovpop_pc_keep(struct ovpop_pc *pc, char *path)
+{
+	if (!path || ovpop_grow((void **)&pc->paths, &pc->paths_size,
+				pc->npaths, sizeof(*pc->paths))) {
+		kfree(path);
+		return -ENOMEM;
+	}
+	pc->paths[pc->npaths++] = path;
+	return 0;
+}
+
 static int ovpop_pc_add(struct ovpop_pc *pc, const char *path, const char *prop)
 {
-	struct ovpop_pc_entry *e;
-
-	e = krealloc_array(pc->e, pc->n + 1, sizeof(*e), GFP_KERNEL);
-	if (!e)
+	if (ovpop_grow((void **)&pc->e, &pc->size, pc->n, sizeof(*pc->e)))
 		return -ENOMEM;
-	pc->e = e;
-	e[pc->n].path = kstrdup(path, GFP_KERNEL);
-	if (!e[pc->n].path)
-		return -ENOMEM;
-	e[pc->n++].prop = prop;
+	pc->e[pc->n].path = path;
+	pc->e[pc->n++].prop = prop;
 	return 0;
 }
 
@@ -124,17 +133,15 @@ static int ovpop_pc_walk(struct ovpop_pc *pc, struct device_node *ov,
 		}
 		cpath = kasprintf(GFP_KERNEL, "%s/%s", strcmp(path, "/") ? path : "",
 				  kbasename(child->full_name));
-		if (!cpath) {
-			ret = -ENOMEM;
+		ret = ovpop_pc_keep(pc, cpath);
+		if (ret)
 			continue;
-		}
 		lchild = ovpop_pc_live_child(live, child);
 		if (!lchild)
 			ret = ovpop_pc_add(pc, cpath, NULL);
 		if (!ret)
 			ret = ovpop_pc_walk(pc, child, lchild, cpath);
 		of_node_put(lchild);
-		kfree(cpath);
 	}
 	return ret;
 }
@@ -207,11 +214,10 @@ static int ovpop_pc_fragments(struct ovpop_pc *pc, struct device_node *root,
 			kasprintf(GFP_KERNEL, "%pOF", target) : kstrdup("/", GFP_KERNEL);
 		if (!target)
 			ret = 1;
-		else if (!path)
-			ret = -ENOMEM;
 		else
+			ret = ovpop_pc_keep(pc, path);
+		if (!ret)
 			ret = ovpop_pc_walk(pc, ov, target, path);
-		kfree(path);
 		of_node_put(target);
 		of_node_put(ov);
 		if (ret) {
@@ -300,8 +306,9 @@ int ovpop_precheck(const void *blob, size_t size, struct device_node *base,
 		ret = ovpop_pc_dups(&pc);
 	if (ret > 0)
 		ret = 0;
-	while (pc.n)
-		kfree(pc.e[--pc.n].path);
+	while (pc.npaths)
+		kfree(pc.paths[--pc.npaths]);
+	kfree(pc.paths);
 	kfree(pc.e);
 out_mem:
 	kfree(mem);

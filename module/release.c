@@ -68,17 +68,12 @@ void ovpop_release_note(struct device_node *np)
 {
 	struct ovpop_detached *nodes;
 	unsigned int entries;
-	char *path;
 
 	if (READ_ONCE(ovpop_removal.task) != current ||
 	    !of_node_check_flag(np, OF_OVERLAY))
 		return;
-	path = kasprintf(GFP_KERNEL, "%pOF", np);
-	if (!path)
-		return;
-	entries = ovpop_layer_entries(ovpop_removal.layer, path,
+	entries = ovpop_layer_entries(ovpop_removal.layer, np,
 				      &ovpop_removal.hint);
-	kfree(path);
 	if (!entries)
 		return;
 	if (ovpop_grow((void **)&ovpop_removal.nodes, &ovpop_removal.size,

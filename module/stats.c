@@ -4,12 +4,16 @@
  * (scripts/bench.sh) and for anyone asking where an apply's time went.
  * For each of these, "<name>_ns <sum>" and "<name>_count <calls>":
  *
- *   notify       ovpop's reconfig notifier, every notification
- *   add          of which: creating the devices of an added node
+ *   add          ovpop's reconfig notifier for an added (or enabled) node:
+ *                creating its devices
  *   register     of which: the driver core's device_add() (amba_device_add()
  *                for AMBA devices), probes that run from it included
- *   remove       of which: destroying the devices of a removed node
- *   precheck     the loader's checks before it applies an overlay
+ *   remove       the notifier for a removed (or disabled) node: destroying
+ *                its devices
+ *   precheck     the loader's conflict check before it applies an overlay
+ *                that could conflict (blob.c says which)
+ *   apply        the loader's of_overlay_fdt_apply() calls, the
+ *                notifications (and so "add") included
  *   unapply      the loader's of_overlay_remove() calls, with the wait for
  *                late releases (the notifications of the removal included)
  *
@@ -27,11 +31,11 @@
 #include "internal.h"
 
 static const char * const ovpop_stat_names[OVPOP_STAT_NR] = {
-	[OVPOP_STAT_NOTIFY] = "notify",
 	[OVPOP_STAT_ADD] = "add",
 	[OVPOP_STAT_REGISTER] = "register",
 	[OVPOP_STAT_REMOVE] = "remove",
 	[OVPOP_STAT_PRECHECK] = "precheck",
+	[OVPOP_STAT_APPLY] = "apply",
 	[OVPOP_STAT_UNAPPLY] = "unapply",
 };
 
