@@ -9,7 +9,8 @@
 # seconds (default 600). The exit status is the guest's ==OVPOP-EXIT rc==;
 # without that marker, or after a kernel panic, it is non-zero with a message
 # (124: timeout, 125: no marker, 126: panic).
-# OVPOP_APPEND: extra kernel command line arguments.
+# OVPOP_APPEND: extra kernel command line arguments; OVPOP_QEMU_EXTRA:
+# extra QEMU options (scripts/bench.sh -i: instruction counting).
 # OVPOP_ARCH (arm64, default, or arm) picks the QEMU binary and machine
 # (lib.sh); IMAGE, DTB and INITRD must be of that arch (ovpop_prepare).
 set -eu
@@ -43,7 +44,7 @@ append="console=ttyAMA0 quiet loglevel=3 panic=-1 log_buf_len=16M ovpop_mode=$mo
 if [ "$mode" = shell ]; then
 	log "qemu: interactive shell; Ctrl-A x quits QEMU, 'exit' powers the guest off"
 	# shellcheck disable=SC2086 # OVPOP_QEMU_OPTS is a list of options
-	exec "$qemu" -M "$OVPOP_QEMU_MACHINE" $OVPOP_QEMU_OPTS \
+	exec "$qemu" -M "$OVPOP_QEMU_MACHINE" $OVPOP_QEMU_OPTS ${OVPOP_QEMU_EXTRA:-} \
 		-nographic -no-reboot \
 		-kernel "$image" -dtb "$dtb" -initrd "$initrd" -append "$append"
 fi
@@ -60,7 +61,7 @@ start=$(date +%s)
 	rc=0
 	# shellcheck disable=SC2086
 	timeout -k 10 "$timeout" "$qemu" -M "$OVPOP_QEMU_MACHINE" \
-		$OVPOP_QEMU_OPTS -nographic -no-reboot \
+		$OVPOP_QEMU_OPTS ${OVPOP_QEMU_EXTRA:-} -nographic -no-reboot \
 		-kernel "$image" -dtb "$dtb" -initrd "$initrd" -append "$append" \
 		</dev/null 2>&1 || rc=$?
 	echo "$rc" >"$tmp/qemu.rc"

@@ -10,9 +10,12 @@
  *   remove   write anything: of_overlay_remove() of that overlay
  *   times    read: "<apply ns> <remove ns> <notifier ns>", how long the
  *            last of_overlay_fdt_apply() and of_overlay_remove() took, and
- *            the reconfig notifiers (the kernel's of_platform_notify()
- *            creating the devices) within that apply: a notifier before
- *            them (priority 2) and one after them (-1) take the time
+ *            the reconfig notifier chain (where the kernel's
+ *            of_platform_notify(), or ovpop's notifier, creates the
+ *            devices) since the module was loaded, whoever applied: a
+ *            notifier before the others (priority 2) and one after them
+ *            (-1) take the time; readers take the difference around an
+ *            apply
  *   floor    write "N mixed|platform": registers N devices directly, without
  *            DT (every second one an AMBA device in "mixed"), with the
  *            resources the benchmark overlays give their nodes; write "0":
@@ -263,7 +266,6 @@ static ssize_t bench_apply_write(struct file *file, const char __user *ubuf,
 	ret = request_firmware(&fw, name, NULL);
 	if (ret)
 		goto out;
-	bench_notify_ns = 0;
 	t0 = ktime_get_ns();
 	ret = ovpop_compat_overlay_apply(fw->data, fw->size, &bench_ovcs,
 					 NULL);
