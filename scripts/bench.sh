@@ -2,7 +2,8 @@
 # The benchmark: ovpop against the kernel's own overlay path and against the
 # device-registration floor, for overlays of N device nodes.
 #
-#   scripts/bench.sh [-n 10,100,1000,4000] [-r RUNS] [-o DIR]
+#   scripts/bench.sh [-w] [-n 10,100,1000,4000] [-r RUNS] [-o DIR]
+#   scripts/bench.sh -p [-w] [-n 10,100] [-r RUNS] [-o DIR]
 #
 # Builds the rig kernel (cached), the modules and one overlay per size,
 # placement and mix (tests/guest/bench.sh says which), boots the guest once
@@ -11,6 +12,16 @@
 #                exponents, memory per device and the targets of issue 5
 #   bench.svg    log-log plot: time against N, one line per variant
 #   bench.raw    the guest's lines, for reanalysis (bench-report.awk)
+# With -p it profiles instead, on the rig kernel's "trace" variant
+# (scripts/configs/arm64-trace.config): one apply per size and mix by ovpop
+# and by the kernel's path under ftrace's function profiler, each
+# function's time summed by the source directory it comes from
+# (bench-profile.awk), into DIR/profile.md and DIR/profile.raw.
+# The guest's clock counts instructions (QEMU -icount shift=0: one
+# instruction is one nanosecond of guest time, the guest never waits for
+# the host), so the figures do not depend on the host's load or speed and
+# repeat to a few per mille; -w measures host time under plain TCG instead
+# (its runs of one cell spread by +-30 % on a shared 2-core machine).
 # OVPOP_KERNEL (6.12) and OVPOP_ARCH (arm64) pick the kernel, as for
 # scripts/test.sh. Exits non-zero if a run failed or left a device behind.
 set -eu
@@ -20,17 +31,26 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 repo=$(dirname "$here")
 
-sizes=10,100,1000,4000
+sizes=
 runs=5
 out=$repo/bench
-while getopts n:r:o: opt; do
+prof=
+clock="QEMU TCG, instruction counting"
+icount="-icount shift=0,align=off,sleep=off"
+while getopts n:r:o:pw opt; do
 	case $opt in
 	n) sizes=$OPTARG ;;
 	r) runs=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) die "usage: $0 [-n SIZES] [-r RUNS] [-o DIR]" ;;
+	p) prof=1 ;;
+	w) clock="QEMU TCG, host time" icount= ;;
+	*) die "usage: $0 [-p] [-w] [-n SIZES] [-r RUNS] [-o DIR]" ;;
 	esac
 done
+# Under the profiler every kernel function costs a trace entry and exit:
+# the OF core's quadratic duplicate check makes N = 1000 take minutes.
+[ -n "$sizes" ] || sizes=${prof:+10,100}
+[ -n "$sizes" ] || sizes=10,100,1000,4000
 case $sizes in
 '' | *[!0-9,]* | ,* | *, | *,,*) die "bench: -n takes sizes like 10,100 (got '$sizes')" ;;
 esac
@@ -50,7 +70,7 @@ log "bench: logs in $work"
 ovpop_arch
 "$here/deps.sh" "$OVPOP_ARCH" || die "deps.sh failed"
 version=${OVPOP_KERNEL:-6.12}
-kdir=$("$here/kernel.sh" "$version" "$OVPOP_ARCH" "" | tail -n 1)
+kdir=$("$here/kernel.sh" "$version" "$OVPOP_ARCH" "${prof:+trace}" | tail -n 1)
 [ -d "$kdir" ] || die "kernel.sh failed"
 "$here/build.sh" "$kdir" "$work/stage" || die "build.sh failed"
 
@@ -105,24 +125,49 @@ done
 log "bench: overlays in $fw"
 "$here/initramfs.sh" "$work/stage" "$work/initramfs.gz" || die "initramfs.sh failed"
 
-log "bench: booting (sizes $sizes, $runs runs; console: $work/bench.console)"
+log "bench: booting (sizes $sizes, $runs runs${prof:+, profile}; console: $work/bench.console)"
 rc=0
-OVPOP_APPEND="ovpop_bench_n=$sizes ovpop_bench_runs=$runs" \
+OVPOP_QEMU_EXTRA=$icount \
+	OVPOP_APPEND="ovpop_bench_n=$sizes ovpop_bench_runs=$runs${prof:+ ovpop_bench_profile=1}" \
 	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-5400} \
 	"$here/qemu.sh" "$kdir/$ovpop_image" "$work/stage/ovpop/$ovpop_base.dtb" \
 	"$work/initramfs.gz" bench "$work/bench.console.raw" >/dev/null || rc=$?
 tr -d '\r' <"$work/bench.console.raw" >"$work/bench.console"
-grep -E '^(BENCH|ADDON|# bench)' "$work/bench.console" >"$out/bench.raw" || true
-if [ "$rc" -ne 0 ] || grep -q '^BENCH-ERROR' "$out/bench.raw"; then
-	grep '^BENCH-ERROR' "$out/bench.raw" >&2 || true
+raw=$out/bench.raw
+[ -z "$prof" ] || raw=$out/profile.raw
+grep -E '^(BENCH|ADDON|PROF|# bench|# profile)' "$work/bench.console" >"$raw" || true
+if [ "$rc" -ne 0 ] || grep -q '^BENCH-ERROR' "$raw"; then
+	grep '^BENCH-ERROR' "$raw" >&2 || true
 	die "bench: the guest failed (exit $rc); console in $work/bench.console"
 fi
 
-kver=$(sed -n 's/^# bench: .*, \([^ ]*\)$/\1/p' "$out/bench.raw" | head -n 1)
+if [ -n "$prof" ]; then
+	# Which source file each function comes from: the kernel's objects
+	# and the modules (symbols of any kind: the profiler names statics)
+	find "$kdir" -name '*.o' ! -name '*.mod.o' ! -name vmlinux.o \
+		! -name '*.lto.o' | sort >"$work/objs"
+	while IFS= read -r o; do
+		"${ovpop_cross}nm" --defined-only "$o" 2>/dev/null |
+			awk -v f="${o#"$kdir"/}" 'NF == 3 && $2 ~ /^[tTwW]$/ { print $3, f }'
+	done <"$work/objs" >"$work/symbols"
+	for ko in "$work/stage/ovpop/ovpop.ko" "$work/stage/ovpop/modules/ovpop_bench.ko"; do
+		"${ovpop_cross}nm" --defined-only "$ko" |
+			awk -v f="module:${ko##*/}" 'NF == 3 && $2 ~ /^[tT]$/ { print $3, f }'
+	done >>"$work/symbols"
+	kver=$(sed -n 's/^# profile: .*, \([^ ]*\)$/\1/p' "$raw" | head -n 1)
+	awk -v kernel="$kver" -v arch="$OVPOP_ARCH" -v date="$(date -u +%Y-%m-%d)" \
+		-v clock="$clock" -f "$here/bench-profile.awk" "$work/symbols" "$raw" >"$out/profile.md" ||
+		die "bench: the profile is incomplete (see $out/profile.md)"
+	log "bench: $out/profile.md"
+	cat "$out/profile.md"
+	exit 0
+fi
+
+kver=$(sed -n 's/^# bench: .*, \([^ ]*\)$/\1/p' "$raw" | head -n 1)
 awk -v kernel="$kver" -v arch="$OVPOP_ARCH" -v date="$(date -u +%Y-%m-%d)" \
-	-v dat="$work/plot" -f "$here/bench-report.awk" "$out/bench.raw" >"$out/bench.md" ||
+	-v clock="$clock" -v dat="$work/plot" -f "$here/bench-report.awk" "$out/bench.raw" >"$out/bench.md" ||
 	die "bench: the results are incomplete or wrong (see $out/bench.md)"
-gnuplot -e "dat='$work/plot'; out='$out/bench.svg'; title='ovpop benchmark, $kver ($OVPOP_ARCH, QEMU TCG), $(date -u +%Y-%m-%d)'" \
+gnuplot -e "dat='$work/plot'; out='$out/bench.svg'; title='ovpop benchmark, $kver ($OVPOP_ARCH, $clock), $(date -u +%Y-%m-%d)'" \
 	"$here/bench-plot.gp" || die "bench: gnuplot failed"
 log "bench: $out/bench.md, $out/bench.svg"
 cat "$out/bench.md"

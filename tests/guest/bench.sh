@@ -14,21 +14,21 @@
 #
 # One line per run on stdout:
 #   BENCH <variant> <p> <mix> <N> <run> apply=<ns> remove=<ns> populate=<ns>
-#         depopulate=<ns> register=<ns> precheck=<ns> notify=<ns>
-#         kapply=<ns> kremove=<ns> knotify=<ns> slab=<KiB> devices=<n>
-#         left=<n> track=<bytes>
+#         depopulate=<ns> register=<ns> precheck=<ns> kapply=<ns>
+#         kremove=<ns> knotify=<ns> slab=<KiB> devices=<n> left=<n>
+#         track=<bytes>
 # apply: wall time of the write that applies (devices are created
 # synchronously, from the notifications); remove: of the rmdir or write
 # that removes (an rmdir is a busybox applet that forks: compare kremove);
 # kremove: of_overlay_remove() timed in the kernel, for ovpop (ovpop/stats
 # "unapply") and the kernel's path (ovpop_bench "times"), the unregister
 # loop for the floor; kapply: of_overlay_fdt_apply() timed in the kernel
-# (the kernel's path only), knotify: of which the reconfig notifiers (the
-# kernel's device creation); populate/depopulate: ovpop's handling of added
-# and removed nodes (ovpop/stats "add", "remove"), or the floor's loops;
-# register: the part of populate spent in device_add()/amba_device_add();
-# precheck: ovpop's checks before the apply; notify: all of ovpop's
-# notifier during the apply; slab: Slab growth over the apply (empty slabs
+# (ovpop/stats "apply", ovpop_bench "times"), knotify: of which the reconfig
+# notifier chain, where the devices are created (ovpop_bench's notifier
+# pair around it, for both); populate/depopulate: ovpop's handling of added and removed
+# nodes (ovpop/stats "add", "remove"), or the floor's loops; register: the
+# part of populate spent in device_add()/amba_device_add(); precheck:
+# ovpop's checks before the apply; slab: Slab growth over the apply (empty slabs
 # shrunk before); devices: devices named *bench* after the apply; left:
 # after the removal (must be 0); track: ovpop's tracking memory after the
 # apply (ovpop/stats).
@@ -39,6 +39,18 @@
 #
 # Kernel command line: ovpop_bench_n=10,100 (sizes; default
 # 10,100,1000,4000), ovpop_bench_runs=5.
+#
+# With ovpop_bench_profile=1 (scripts/bench.sh -p, on the "trace" kernel)
+# it profiles applies instead (removal is not profiled), for each size and
+# mix, placement a, ovpop and the kernel's path in turn, under ftrace's
+# function profiler, time asleep not counted:
+#   phases  RUNS applies each with only the steps of an apply traced
+#           ($phases: cheap, so the times stay close to the untraced ones),
+#           time with callees
+#   self    one apply each with every function traced, self time
+#   incl    the same, time with callees
+# One line per function and CPU (names cut to 30 characters by ftrace):
+#   PROF <variant> <phases|self|incl> <mix> <N> <hits> <us> <function> <run>
 here=$(dirname "$0")
 # shellcheck source=lib.sh
 . "$here/lib.sh"
@@ -110,11 +122,11 @@ ovpop_unload() {
 
 # report VARIANT P MIX N RUN: one line from the measurements in t0..t3,
 # and the pairs p (populate), d (depopulate), g (register), q (precheck),
-# n (notify), s (slab); ka, kr, c (devices), l (left), k (track)
+# s (slab); ka, kn, kr, c (devices), l (left), k (track)
 report() {
 	echo "BENCH $1 $2 $3 $4 $5 apply=$((t1 - t0)) remove=$((t3 - t2))" \
 		"populate=$((p1 - p0)) depopulate=$((d1 - d0)) register=$((g1 - g0))" \
-		"precheck=$((q1 - q0)) notify=$((n1 - n0)) kapply=$ka kremove=$kr" \
+		"precheck=$((q1 - q0)) kapply=$ka kremove=$kr" \
 		"knotify=$kn" \
 		"slab=$((s1 - s0)) devices=$c left=$l track=$k"
 }
@@ -131,11 +143,15 @@ timed() {
 
 # cycle AFILE AVALUE RFILE RVALUE WHAT: applies and removes by a write
 # each, timed (t0..t3), with Slab before and after the apply (s0, s1), the
-# devices after it (c) and after the removal (l)
+# devices after it (c) and after the removal (l), ovpop_bench's times
+# after the apply: ka, and the notifier chain's time during it (kn)
 cycle() {
 	s0=$(slab)
+	read -r _a _r kn0 <"$B/times"
 	timed "$1" "$2" || err "$5: apply"
 	t0=$ta t1=$tb
+	read -r ka _r kn <"$B/times"
+	kn=$((kn - kn0))
 	s1=$(slab) c=$(count)
 	timed "$3" "$4" || err "$5: remove"
 	t2=$ta t3=$tb
@@ -154,33 +170,38 @@ run_ovpop() { # P MIX N RUN
 	item=$OV_CFS/bench
 	mkdir "$item" || { err "mkdir $item"; return; }
 	s0=$(slab) p0=$(stat add_ns) g0=$(stat register_ns)
-	q0=$(stat precheck_ns) n0=$(stat notify_ns)
+	q0=$(stat precheck_ns) a0=$(stat apply_ns)
+	read -r _a _r kn0 <"$B/times"
 	timed "$item/path" "ovpop/bench/$1-$2-$3.dtbo" || err "ovpop apply $1-$2-$3"
 	t0=$ta t1=$tb
+	read -r _a _r kn <"$B/times"
+	kn=$((kn - kn0))
 	p1=$(stat add_ns) g1=$(stat register_ns) q1=$(stat precheck_ns)
-	n1=$(stat notify_ns) k=$(stat tracking_bytes) s1=$(slab) c=$(count)
+	k=$(stat tracking_bytes) s1=$(slab) c=$(count)
+	ka=$(($(stat apply_ns) - a0))
 	d0=$(stat remove_ns) u0=$(stat unapply_ns)
 	read -r t2 <"$B/clock"
 	rmdir "$item" || err "ovpop remove $1-$2-$3"
 	read -r t3 <"$B/clock"
 	d1=$(stat remove_ns) l=$(count)
-	ka=0 kn=0 kr=$(($(stat unapply_ns) - u0))
+	kr=$(($(stat unapply_ns) - u0))
 	report ovpop "$@"
 }
 
 run_kernel() { # P MIX N RUN
 	ovpop_unload
-	zero p0 p1 d0 d1 g0 g1 q0 q1 n0 n1 k
+	zero p0 p1 d0 d1 g0 g1 q0 q1 k
 	cycle "$B/apply" "ovpop/bench/$1-$2-$3.dtbo" "$B/remove" 1 "kernel $1-$2-$3"
-	read -r ka kr kn <"$B/times"
+	read -r _a kr _n <"$B/times"
 	report kernel "$@"
 }
 
 run_floor() { # MIX N RUN
 	kind=platform
 	[ "$1" = mixed ] && kind=mixed
-	zero p0 d0 g0 q0 q1 n0 n1 k ka kn
+	zero p0 d0 g0 q0 q1 k
 	cycle "$B/floor" "$2 $kind" "$B/floor" 0 "floor $2 $kind"
+	zero ka kn
 	# the loops' own times, measured in the kernel
 	read -r _n p1 d1 g1 <"$B/floor"
 	kr=$d1
@@ -229,7 +250,93 @@ run_addon() { # RUN
 	echo "ADDON $1 applied=$((t1 - t0)) bound=$((t2 - t0))"
 }
 
+T=/sys/kernel/tracing
+# The steps of an apply (the OF core's static build_changeset(),
+# init_overlay_changeset() and changeset_dup_entry_check() are inlined in
+# of_overlay_fdt_apply()); ovpop's are set again after each load
+phases="vfs_write kernel_read_file firmware_request_nowarn request_firmware
+of_overlay_fdt_apply of_fdt_unflatten_tree of_resolve_phandles
+__of_changeset_apply_entries __of_attach_node_sysfs
+__of_changeset_apply_notify overlay_notify of_platform_notify device_add
+ovpop_blob_check ovpop_precheck ovpop_reconfig_notify ovpop_layer_record_end
+ovpop_layers_update ovpop_layer_note ovpop_node_added ovpop_place_get
+ovpop_device_create of_device_alloc of_platform_device_create_pdata
+amba_device_add of_reconfig_get_state_change _printk release_firmware"
+
+# filter WHAT: the profiler's functions: the phases, or all ("")
+filter() {
+	: >"$T/set_ftrace_filter"
+	[ -n "$1" ] || return 0
+	for fn in $phases; do	# those that exist (ovpop's only when loaded)
+		echo "$fn" >>"$T/set_ftrace_filter"
+	done 2>/dev/null
+}
+
+# profiled VARIANT HOW MIX N RUN: one apply under the function profiler,
+# then its removal (not profiled)
+profiled() {
+	f=ovpop/bench/a-$3-$4.dtbo
+	if [ "$1" = ovpop ]; then
+		ovpop_load
+		mkdir "$OV_CFS/bench" || { err "mkdir"; return; }
+		a=$OV_CFS/bench/path
+	else
+		ovpop_unload
+		a=$B/apply
+	fi
+	graph=1
+	[ "$2" = self ] && graph=0
+	echo "$graph" >"$T/options/graph-time"
+	[ "$2" = phases ] && filter phases
+	echo 1 >"$T/function_profile_enabled"
+	echo "$f" >"$a" || err "profile: $1 apply $f"
+	echo 0 >"$T/function_profile_enabled"
+	[ "$(count)" -eq "$4" ] || err "profile: $1 $f: $(count) devices, not $4"
+	# "  name  hits  time us  avg us  s^2 us", after two header lines
+	for st in "$T"/trace_stat/function*; do
+		awk -v v="$1 $2 $3 $4" -v r="$5" 'NR > 2 && $3 + 0 > 0 {
+			print "PROF " v " " $2 " " $3 " " $1 " " r }' "$st"
+	done
+	if [ "$1" = ovpop ]; then
+		rmdir "$OV_CFS/bench" || err "profile: rmdir"
+	else
+		echo 1 >"$B/remove" || err "profile: kernel remove"
+	fi
+	[ "$(count)" -eq 0 ] || err "profile: $1 $f: devices left"
+}
+
+profile() {
+	grep -q " $T " /proc/mounts || mount -t tracefs tracefs "$T" ||
+		{ err "no tracefs"; return; }
+	[ -e "$T/function_profile_enabled" ] ||
+		{ err "no function profiler (not the trace kernel?)"; return; }
+	# function_graph's options; the profiler runs without that tracer
+	echo 0 >"$T/options/sleep-time" || { err "no sleep-time option"; return; }
+	echo "# profile: sizes $sizes, $runs run(s) of the phases, $(uname -r)"
+	for n in $sizes; do
+		for mix in plat mixed; do
+			r=1
+			while [ "$r" -le "$runs" ]; do
+				profiled ovpop phases "$mix" "$n" "$r"
+				profiled kernel phases "$mix" "$n" "$r"
+				r=$((r + 1))
+			done
+			filter ""
+			for how in self incl; do
+				profiled ovpop "$how" "$mix" "$n" 1
+				profiled kernel "$how" "$mix" "$n" 1
+			done
+		done
+	done
+}
+
 insmod "$OVPOP_DIR/modules/ovpop_bench.ko" || { err "insmod ovpop_bench"; exit 1; }
+if grep -q ovpop_bench_profile=1 /proc/cmdline; then
+	profile
+	ovpop_unload
+	rmmod ovpop_bench || err "rmmod ovpop_bench"
+	exit "$rc"
+fi
 echo "# bench: sizes $sizes, $runs run(s) each, $(uname -r)"
 for n in $sizes; do
 	r=1
