@@ -4,7 +4,10 @@
 # (overlays/kernel-bus-children.dtso): both get their devices below the
 # kernel's bus device; the statistics count them and their tracking memory,
 # and are back where they were after the removal. Applied twice: the bus
-# device ovpop remembers from the first apply must not be stale.
+# device ovpop remembers from the first apply must not be stale. That
+# overlay (one fragment, no labels, no #*-cells) cannot conflict: the
+# loader's precheck is skipped for it, and runs for the add-on board
+# (labels).
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
@@ -18,6 +21,7 @@ snap="$OV_TMP/iface-stats.snap"
 # shellcheck disable=SC2317 # run by ktap_end
 cleanup() {
 	ov_remove kernel-bus-children
+	ov_remove addon-board
 	rm -f "$snap"
 }
 
@@ -36,7 +40,9 @@ devices0=$(stat devices)
 track0=$(stat tracking_bytes)
 events0=$(stat add_count)
 for round in 1 2; do
+	pre0=$(stat precheck_count)
 	ktap_check "apply_$round" ov_apply_dtbo kernel-bus-children
+	ktap_match "no_precheck_needed_$round" "^$pre0\$" "$(stat precheck_count)"
 	for c in test@300000 test@301000; do
 		if check_bound "${c%@*}_${c#*@}_bound_$round" platform "$bus/$c" ovpop-test-platform; then
 			check_under "${c%@*}_${c#*@}_below_kernel_bus_$round" \
@@ -55,5 +61,9 @@ for round in 1 2; do
 	ktap_match "tracking_back_$round" "^$track0\$" "$(stat tracking_bytes)"
 	events0=$(stat add_count)
 done
+pre0=$(stat precheck_count)
+ktap_check apply_labelled ov_apply_dtbo addon-board
+ktap_match precheck_for_labels "^$((pre0 + 1))\$" "$(stat precheck_count)"
+ktap_check remove_labelled ov_remove addon-board
 check_snapshot nothing_left "$snap"
 ktap_end
