@@ -89,27 +89,43 @@ static int ovpop_fdt_add(struct ovpop_fdt_walk *w, const char *name, bool node)
 	return 0;
 }
 
-/* Ends the innermost node: its names must be unique */
+/* The first name of a frame given twice, or NULL */
+static const struct ovpop_fdt_name *ovpop_fdt_dup(struct ovpop_fdt_frame *f)
+{
+	unsigned int i, j;
+
+	if (f->n <= 8) {	/* a node's few properties: no sort */
+		for (i = 1; i < f->n; i++)
+			for (j = 0; j < i; j++)
+				if (!ovpop_fdt_cmp(&f->names[j], &f->names[i]))
+					return &f->names[i];
+		return NULL;
+	}
+	sort(f->names, f->n, sizeof(*f->names), ovpop_fdt_cmp, NULL);
+	for (i = 1; i < f->n; i++)
+		if (!ovpop_fdt_cmp(&f->names[i - 1], &f->names[i]))
+			return &f->names[i];
+	return NULL;
+}
+
+/*
+ * Ends the innermost node: its names must be unique. The frame keeps its
+ * array for the next node at this depth (freed at the end of the walk).
+ */
 static int ovpop_fdt_close(struct ovpop_fdt_walk *w)
 {
 	struct ovpop_fdt_frame *f = &w->stack[w->depth];
-	unsigned int i;
-	int ret = 0;
+	const struct ovpop_fdt_name *dup = ovpop_fdt_dup(f);
 
-	sort(f->names, f->n, sizeof(*f->names), ovpop_fdt_cmp, NULL);
-	for (i = 1; i < f->n && !ret; i++) {
-		if (!ovpop_fdt_cmp(&f->names[i - 1], &f->names[i])) {
-			snprintf(w->msg, w->msg_len, "%s '%s' given twice in one node",
-				 f->names[i].node ? "child node" : "property",
-				 f->names[i].name);
-			ret = -EINVAL;
-		}
-	}
-	kfree(f->names);
-	memset(f, 0, sizeof(*f));
+	f->n = 0;
+	f->fixups = false;
 	if (--w->depth < 0)
 		w->root_done = true;
-	return ret;
+	if (!dup)
+		return 0;
+	snprintf(w->msg, w->msg_len, "%s '%s' given twice in one node",
+		 dup->node ? "child node" : "property", dup->name);
+	return -EINVAL;
 }
 
 /* Properties that must be strings, in any node */
@@ -226,7 +242,7 @@ int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len)
 {
 	struct ovpop_fdt_walk *w;
 	u32 soff, ssize, toff, tsize;
-	int ret;
+	int ret, i;
 
 	if (size < sizeof(struct fdt_header) || fdt_version(blob) < 17 ||
 	    fdt_last_comp_version(blob) > 17) {
@@ -266,10 +282,8 @@ int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len)
 	} while (!ret);
 	if (ret > 0)
 		ret = w->fragments > 1 || w->symbols || w->cells;
-	while (w->depth >= 0) {
-		kfree(w->stack[w->depth].names);
-		w->depth--;
-	}
+	for (i = 0; i < OVPOP_FDT_MAX_DEPTH; i++)
+		kfree(w->stack[i].names);
 	kfree(w);
 	return ret;
 }
