@@ -41,7 +41,8 @@ FNR == NR {
 	next
 }
 
-# The other CPU idling while the shell's CPU applies is not the apply's
+# Idling is not the apply's (the profile boots one CPU; it idles when the
+# shell waits)
 $1 == "PROF" && $8 == "do_idle" { next }
 
 # The phases: per run, summed over the CPUs; medians at the end
@@ -99,6 +100,13 @@ function pline(name, o, co, k, ck) {
 	printf "| %s | %s | %s | %s | %s | %+.2f |\n", name, ms(o), co, ms(k), ck, (o - k) / 1000
 }
 
+# core CELL FUNCTION: ovpop's time in FUNCTION within the core's apply:
+# when the precheck ran, it unflattened and resolved the same blob too
+function core(c, f,    v) {
+	v = pmed("ovpop", c, f)
+	return pcalls > 1 ? v / pcalls : v
+}
+
 # phases CELL N MIX: the steps of an apply, medians of the traced runs
 function phases(c, n, mix,    o, k) {
 	printf "## %s nodes, %s\n\n", n, mix
@@ -113,9 +121,8 @@ function phases(c, n, mix,    o, k) {
 	step("- `of_overlay_fdt_apply()`", "of_overlay_fdt_apply")
 	step("-- unflattening (`of_fdt_unflatten_tree`; ovpop: also its precheck's)", "of_fdt_unflatten_tree")
 	step("-- resolving (`of_resolve_phandles`; ovpop: also its precheck's)", "of_resolve_phandles")
-	# ovpop's precheck unflattens and resolves the same blob once more
-	o = pmed("ovpop", c, "of_overlay_fdt_apply") - pmed("ovpop", c, "of_fdt_unflatten_tree") / 2 - \
-		pmed("ovpop", c, "of_resolve_phandles") / 2 - pmed("ovpop", c, "__of_changeset_apply_entries") - \
+	o = pmed("ovpop", c, "of_overlay_fdt_apply") - core(c, "of_fdt_unflatten_tree") - \
+		core(c, "of_resolve_phandles") - pmed("ovpop", c, "__of_changeset_apply_entries") - \
 		pmed("ovpop", c, "__of_changeset_apply_notify") - pmed("ovpop", c, "overlay_notify")
 	k = pmed("kernel", c, "of_overlay_fdt_apply") - pmed("kernel", c, "of_fdt_unflatten_tree") - \
 		pmed("kernel", c, "of_resolve_phandles") - pmed("kernel", c, "__of_changeset_apply_entries") - \
@@ -198,7 +205,7 @@ END {
 	for (i = 1; i <= ncells; i++) {
 		c = cells[i]; split(c, cp, " ")
 		phases(c, cp[2], cp[1])
-		printf "Self time by where the code lives, one run with every function traced (ms; the idle CPU left out):\n\n"
+		printf "Self time by where the code lives, one run with every function traced (ms):\n\n"
 		print "| code | ovpop | share | kernel | share | ovpop - kernel |"
 		print "|------|------:|------:|-------:|------:|------:|"
 		n = order(c)

@@ -13,10 +13,12 @@
 #   bench.svg    log-log plot: time against N, one line per variant
 #   bench.raw    the guest's lines, for reanalysis (bench-report.awk)
 # With -p it profiles instead, on the rig kernel's "trace" variant
-# (scripts/configs/arm64-trace.config): one apply per size and mix by ovpop
-# and by the kernel's path under ftrace's function profiler, each
-# function's time summed by the source directory it comes from
-# (bench-profile.awk), into DIR/profile.md and DIR/profile.raw.
+# (scripts/configs/arm64-trace.config) with one CPU (the other's idling,
+# which instruction counting fast-forwards, would be counted): applies by
+# ovpop and by the kernel's path under ftrace's function profiler, the
+# steps of an apply and each function's time summed by the source
+# directory it comes from (bench-profile.awk), into DIR/profile.md and
+# DIR/profile.raw (default sizes 10,100).
 # The guest's clock counts instructions (QEMU -icount shift=0: one
 # instruction is one nanosecond of guest time, the guest never waits for
 # the host), so the figures do not depend on the host's load or speed and
@@ -128,7 +130,7 @@ log "bench: overlays in $fw"
 log "bench: booting (sizes $sizes, $runs runs${prof:+, profile}; console: $work/bench.console)"
 rc=0
 OVPOP_QEMU_EXTRA=$icount \
-	OVPOP_APPEND="ovpop_bench_n=$sizes ovpop_bench_runs=$runs${prof:+ ovpop_bench_profile=1}" \
+	OVPOP_APPEND="ovpop_bench_n=$sizes ovpop_bench_runs=$runs${prof:+ ovpop_bench_profile=1 maxcpus=1}" \
 	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-5400} \
 	"$here/qemu.sh" "$kdir/$ovpop_image" "$work/stage/ovpop/$ovpop_base.dtb" \
 	"$work/initramfs.gz" bench "$work/bench.console.raw" >/dev/null || rc=$?
