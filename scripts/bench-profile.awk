@@ -188,6 +188,21 @@ function top(how, c, count,    i, f, n) {
 	return (n < count) ? n : count
 }
 
+# functions CELL HOW COUNT TITLE: a table of the functions with the most
+# time (HOW: incl or self) in the runs with every function traced
+function functions(c, how, count, title,    i, n, f) {
+	printf "%s (ms; calls; every function traced)\n\n", title
+	print "| function | where | ovpop | calls | kernel | calls |"
+	print "|----------|-------|------:|------:|-------:|------:|"
+	n = top(how, c, count)
+	for (i = 1; i <= n; i++) {
+		f = list[i]
+		printf "| `%s` | %s | %s | %d | %s | %d |\n", f, (f in obj) ? obj[f] : "?",
+			ms(t["ovpop", how, c, f]), hits["ovpop", c, f],
+			ms(t["kernel", how, c, f]), hits["kernel", c, f]
+	}
+}
+
 END {
 	if (!ncells) { print "no PROF lines"; exit 1 }
 	for (i = 1; i <= ncells; i++)
@@ -220,24 +235,6 @@ END {
 			ms(tot["kernel", c]), (tot["ovpop", c] - tot["kernel", c]) / 1000
 	}
 	c = cells[ncells]; split(c, cp, " ")
-	printf "## %s nodes, %s: functions with the most time, callees included (ms; calls; every function traced)\n\n", cp[2], cp[1]
-	print "| function | where | ovpop | calls | kernel | calls |"
-	print "|----------|-------|------:|------:|-------:|------:|"
-	n = top("incl", c, 40)
-	for (i = 1; i <= n; i++) {
-		f = list[i]
-		printf "| `%s` | %s | %s | %d | %s | %d |\n", f, (f in obj) ? obj[f] : "?",
-			ms(t["ovpop", "incl", c, f]), hits["ovpop", c, f],
-			ms(t["kernel", "incl", c, f]), hits["kernel", c, f]
-	}
-	printf "\n## %s nodes, %s: functions with the most self time (ms; calls; every function traced)\n\n", cp[2], cp[1]
-	print "| function | where | ovpop | calls | kernel | calls |"
-	print "|----------|-------|------:|------:|-------:|------:|"
-	n = top("self", c, 25)
-	for (i = 1; i <= n; i++) {
-		f = list[i]
-		printf "| `%s` | %s | %s | %d | %s | %d |\n", f, (f in obj) ? obj[f] : "?",
-			ms(t["ovpop", "self", c, f]), hits["ovpop", c, f],
-			ms(t["kernel", "self", c, f]), hits["kernel", c, f]
-	}
+	functions(c, "incl", 40, sprintf("## %s nodes, %s: functions with the most time, callees included", cp[2], cp[1]))
+	functions(c, "self", 25, sprintf("\n## %s nodes, %s: functions with the most self time", cp[2], cp[1]))
 }
