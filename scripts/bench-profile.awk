@@ -214,7 +214,9 @@ END {
 		"(the nodes under the populated `/platform-bus@c000000`): **ovpop** through its configfs " \
 		"`path`, **kernel** the same overlay through `of_overlay_fdt_apply()` with the kernel " \
 		"creating the devices (ovpop unloaded), in turn in one boot. The steps are timed with only " \
-		"their functions traced; the tables by code and by function come from one apply with every " \
+		"their functions traced; each traced call still adds the tracer's cost (about half a " \
+		"microsecond here) to its caller, so a step with many traced calls inside reads high " \
+		"(ovpop's notifier: 3 per notification, the kernel's: 1). The tables by code and by function come from one apply with every " \
 		"kernel and module function traced, which slows it down several times and weighs on small " \
 		"functions: read shares there, not absolute times. Time asleep is not counted.\n"
 	for (i = 1; i <= ncells; i++) {
