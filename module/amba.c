@@ -66,7 +66,7 @@ struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
 		if (ret)
 			goto err_put_node;
 	} else {
-		ovpop_compat_make_bus_id(&adev->dev);
+		ovpop_device_set_name(&adev->dev, np, &adev->res);
 	}
 
 	ovpop_compat_clear_not_device(np);

@@ -17,9 +17,85 @@
 #include <linux/of_irq.h>
 #include <linux/of_platform.h>
 #include <linux/platform_device.h>
+#include <linux/string.h>
 
 #include "compat.h"
 #include "internal.h"
+
+/**
+ * ovpop_device_set_name() - name a device as of_device_make_bus_id() does
+ * @dev: the device, not named yet
+ * @np: its node
+ * @res: the node's first address as of_address_to_resource() gave it, or
+ *	 NULL
+ *
+ * The kernel names a device by the translation of its node's first "reg"
+ * address. In memory space, outside a PCI bus (whose devices' resources
+ * come from "assigned-addresses"), that is @res->start: no need to
+ * translate it again. Other devices get the kernel's name the kernel's way.
+ */
+void ovpop_device_set_name(struct device *dev, struct device_node *np,
+			   const struct resource *res)
+{
+	struct device_node *parent = np->parent;
+	u32 mask;
+
+	if (!res || !(res->flags & IORESOURCE_MEM) || !parent ||
+	    of_property_present(parent, "device_type") ||
+	    of_node_name_eq(parent, "pcie")) {
+		ovpop_compat_make_bus_id(dev);
+		return;
+	}
+	if (!of_property_read_u32(np, "mask", &mask))
+		dev_set_name(dev, "%llx.%x.%pOFn", (u64)res->start,
+			     ffs(mask) - 1, np);
+	else
+		dev_set_name(dev, "%llx.%pOFn", (u64)res->start, np);
+}
+
+/* A node's addresses are translated on the stack; more: of_device_alloc() */
+#define OVPOP_MAX_REG	4
+
+/*
+ * As of_device_alloc(), translating each address once. The kernel's counts
+ * the addresses by translating them, translates them again to fill the
+ * table and the first once more to name the device: half its time, which is
+ * a quarter of a platform device's creation (bench/profile.md). Nodes with
+ * OVPOP_MAX_REG addresses or more are left to it.
+ */
+static struct platform_device *ovpop_platform_alloc(struct device_node *np,
+						    const char *bus_id,
+						    struct device *parent)
+{
+	struct resource res[OVPOP_MAX_REG];
+	struct platform_device *pdev;
+	unsigned int n = 0;
+
+	while (n < OVPOP_MAX_REG && !of_address_to_resource(np, n, &res[n]))
+		n++;
+	if (n == OVPOP_MAX_REG)
+		return of_device_alloc(np, bus_id, parent);
+
+	pdev = platform_device_alloc("", PLATFORM_DEVID_NONE);
+	if (!pdev)
+		return NULL;
+	if (n) {
+		/* platform_device_release() frees it */
+		pdev->resource = kmemdup(res, n * sizeof(*res), GFP_KERNEL);
+		if (!pdev->resource) {
+			platform_device_put(pdev);
+			return NULL;
+		}
+		pdev->num_resources = n;
+	}
+	device_set_node(&pdev->dev, of_fwnode_handle(of_node_get(np)));
+	pdev->dev.parent = parent ?: &platform_bus;
+	if (bus_id)
+		dev_set_name(&pdev->dev, "%s", bus_id);
+	else
+		ovpop_device_set_name(&pdev->dev, np, n ? &res[0] : NULL);
+	return pdev;
+}
 
 /*
  * As of_platform_device_create_pdata(), without of_device_register() (which
@@ -34,7 +110,7 @@ static struct device *ovpop_platform_create(struct device_node *np,
 	u64 t0;
 	int ret;
 
-	pdev = of_device_alloc(np, bus_id, parent);
+	pdev = ovpop_platform_alloc(np, bus_id, parent);
 	if (!pdev)
 		return ERR_PTR(-ENOMEM);
 
@@ -64,7 +140,7 @@ static struct device *ovpop_platform_create(struct device_node *np,
 
 /**
  * ovpop_device_drop_node() - drops a device's node reference now
- * @dev: a platform device from of_device_alloc(), or an AMBA device that
+ * @dev: a platform device from ovpop_platform_alloc(), or an AMBA device that
  *	 went through amba_device_add(); its release would drop the reference
  *
  * The device may outlive its last put (someone holds it, an open sysfs

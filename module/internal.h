@@ -93,6 +93,8 @@ struct device *ovpop_device_create(struct device_node *np,
 				   struct device *parent);
 void ovpop_device_destroy(struct device *dev, void *pdata);
 void ovpop_device_drop_node(struct device *dev);
+void ovpop_device_set_name(struct device *dev, struct device_node *np,
+			   const struct resource *res);
 struct device *ovpop_find_kernel_device(struct device_node *np);
 void ovpop_kernel_device_forget(struct device_node *np);
 

@@ -404,12 +404,77 @@ static void overlay_outside_population_is_left_alone(struct kunit *test)
 	kunit_remove(test, id);
 }
 
+/*
+ * @dev was named and given resources by ovpop, as the kernel's
+ * of_device_alloc() would have: compare with what it gives now.
+ */
+static void kunit_expect_kernel_device(struct kunit *test, struct device *dev)
+{
+	struct platform_device *ref;
+	struct resource *res;
+	unsigned int i, n;
+
+	ref = of_device_alloc(dev->of_node, NULL, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	KUNIT_EXPECT_STREQ(test, dev_name(dev), dev_name(&ref->dev));
+	if (dev->bus == &amba_bustype) {
+		res = &to_amba_device(dev)->res;
+		n = 1;
+	} else {
+		res = to_platform_device(dev)->resource;
+		n = to_platform_device(dev)->num_resources;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, n, ref->num_resources, "%s", dev_name(dev));
+	for (i = 0; i < min(n, ref->num_resources); i++) {
+		KUNIT_EXPECT_EQ(test, res[i].start, ref->resource[i].start);
+		KUNIT_EXPECT_EQ(test, res[i].end, ref->resource[i].end);
+		KUNIT_EXPECT_EQ(test, res[i].flags, ref->resource[i].flags);
+		KUNIT_EXPECT_STREQ(test, res[i].name, ref->resource[i].name);
+	}
+	platform_device_put(ref);
+}
+
+static void overlay_devices_named_as_kernel(struct kunit *test)
+{
+	static const char * const paths[] = {
+		KROOT "/regs@c130000", KROOT "/mask@c131000",
+		KROOT "/many@c132000", KROOT "/noreg", KROOT "/isolated",
+		KROOT "/isolated/dev@10", KROOT "/typed@c133000",
+		KROOT "/typed@c133000/dev@20", KROOT "/amba@c134000",
+	};
+	struct device *dev;
+	int i;
+
+	kunit_populate(test);
+	kunit_apply(test, ovpop_blob_kunit_names_begin,
+		    ovpop_blob_kunit_names_end);
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		dev = kunit_dev(paths[i], PLATFORM);
+		if (!dev)
+			dev = kunit_dev(paths[i], AMBA);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, dev, "%s", paths[i]);
+		kunit_expect_kernel_device(test, dev);
+		put_device(dev);
+	}
+	/* the values themselves, where they are easy to tell */
+	dev = kunit_dev(KROOT "/mask@c131000", PLATFORM);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_EXPECT_STREQ(test, dev_name(dev), "c131000.4.mask");
+	put_device(dev);
+	dev = kunit_dev(KROOT "/isolated/dev@10", PLATFORM);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_EXPECT_STREQ(test, dev_name(dev), "ovpop-kunit:isolated:dev@10");
+	KUNIT_EXPECT_EQ(test, to_platform_device(dev)->num_resources, 0);
+	put_device(dev);
+}
+
 static struct kunit_case ovpop_notify_cases[] = {
 	KUNIT_CASE(overlay_adds_bus_children_and_primecell),
 	KUNIT_CASE(overlay_disable_and_enable_bus),
 	KUNIT_CASE(overlay_resource_clash_leaves_no_device),
 	KUNIT_CASE(depopulate_takes_overlay_devices),
 	KUNIT_CASE(overlay_outside_population_is_left_alone),
+	KUNIT_CASE(overlay_devices_named_as_kernel),
 	{}
 };
 
