@@ -25,11 +25,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bits.h>
 #include <linux/kernel.h>
 #include <linux/libfdt.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/stringhash.h>
 
 #include "internal.h"
 
@@ -38,6 +40,7 @@
 /* A name in one node: a property or a child node */
 struct ovpop_fdt_name {
 	const char *name;
+	u32 hash;			/* set when a node has many names */
 	bool node;
 };
 
@@ -47,6 +50,14 @@ struct ovpop_fdt_frame {
 	unsigned int n, cap;
 	bool fixups;			/* the node is /__fixups__ */
 };
+
+/* A property name looked at, by its offset in the strings block */
+struct ovpop_fdt_seen {
+	u32 off1;			/* the offset + 1; 0: none */
+	u8 kind;			/* OVPOP_FDT_STRING, OVPOP_FDT_CELLS */
+};
+
+#define OVPOP_FDT_SEEN		16
 
 struct ovpop_fdt_walk {
 	const char *blob;
@@ -58,17 +69,17 @@ struct ovpop_fdt_walk {
 	bool root_done;
 	unsigned int fragments;		/* __overlay__ nodes of fragments */
 	bool symbols, cells;		/* /__symbols__, #*-cells in an overlay */
+	struct ovpop_fdt_seen seen[OVPOP_FDT_SEEN];
+	unsigned int *slots;		/* hash table for the names of a node */
+	unsigned int nslots;
 	char *msg;
 	size_t msg_len;
 };
 
-static int ovpop_fdt_cmp(const void *a, const void *b)
+static bool ovpop_fdt_same(const struct ovpop_fdt_name *x,
+			   const struct ovpop_fdt_name *y)
 {
-	const struct ovpop_fdt_name *x = a, *y = b;
-
-	if (x->node != y->node)
-		return x->node ? 1 : -1;
-	return strcmp(x->name, y->name);
+	return x->node == y->node && !strcmp(x->name, y->name);
 }
 
 static int ovpop_fdt_add(struct ovpop_fdt_walk *w, const char *name, bool node)
@@ -89,23 +100,56 @@ static int ovpop_fdt_add(struct ovpop_fdt_walk *w, const char *name, bool node)
 	return 0;
 }
 
-/* The first name of a frame given twice, or NULL */
-static const struct ovpop_fdt_name *ovpop_fdt_dup(struct ovpop_fdt_frame *f)
+/* The names of a node with many: a hash table of their indices + 1 */
+static int ovpop_fdt_dup_hashed(struct ovpop_fdt_walk *w,
+				struct ovpop_fdt_frame *f,
+				const struct ovpop_fdt_name **dup)
+{
+	unsigned int size = roundup_pow_of_two(f->n * 2), i, s, *slots;
+	struct ovpop_fdt_name *x, *y;
+
+	if (size > w->nslots) {
+		kvfree(w->slots);
+		w->nslots = 0;
+		w->slots = kvmalloc_array(size, sizeof(*w->slots), GFP_KERNEL);
+		if (!w->slots)
+			return -ENOMEM;
+		w->nslots = size;
+	}
+	slots = w->slots;
+	memset(slots, 0, size * sizeof(*slots));
+	for (i = 0; i < f->n; i++) {
+		x = &f->names[i];
+		x->hash = full_name_hash(NULL, x->name, strlen(x->name)) ^ x->node;
+		for (s = x->hash & (size - 1); slots[s]; s = (s + 1) & (size - 1)) {
+			y = &f->names[slots[s] - 1];
+			if (y->hash == x->hash && ovpop_fdt_same(y, x)) {
+				*dup = x;
+				return 0;
+			}
+		}
+		slots[s] = i + 1;
+	}
+	return 0;
+}
+
+/* Sets *@dup to the first name of a frame given twice, or NULL */
+static int ovpop_fdt_dup(struct ovpop_fdt_walk *w, struct ovpop_fdt_frame *f,
+			 const struct ovpop_fdt_name **dup)
 {
 	unsigned int i, j;
 
-	if (f->n <= 8) {	/* a node's few properties: no sort */
-		for (i = 1; i < f->n; i++)
-			for (j = 0; j < i; j++)
-				if (!ovpop_fdt_cmp(&f->names[j], &f->names[i]))
-					return &f->names[i];
-		return NULL;
-	}
-	sort(f->names, f->n, sizeof(*f->names), ovpop_fdt_cmp, NULL);
+	*dup = NULL;
+	if (f->n > 8)
+		return ovpop_fdt_dup_hashed(w, f, dup);
+	/* a node's few properties: pairwise */
 	for (i = 1; i < f->n; i++)
-		if (!ovpop_fdt_cmp(&f->names[i - 1], &f->names[i]))
-			return &f->names[i];
-	return NULL;
+		for (j = 0; j < i; j++)
+			if (ovpop_fdt_same(&f->names[j], &f->names[i])) {
+				*dup = &f->names[i];
+				return 0;
+			}
+	return 0;
 }
 
 /*
@@ -115,8 +159,10 @@ static const struct ovpop_fdt_name *ovpop_fdt_dup(struct ovpop_fdt_frame *f)
 static int ovpop_fdt_close(struct ovpop_fdt_walk *w)
 {
 	struct ovpop_fdt_frame *f = &w->stack[w->depth];
-	const struct ovpop_fdt_name *dup = ovpop_fdt_dup(f);
+	const struct ovpop_fdt_name *dup;
 
+	if (ovpop_fdt_dup(w, f, &dup))
+		return -ENOMEM;
 	f->n = 0;
 	f->fixups = false;
 	if (--w->depth < 0)
@@ -133,14 +179,17 @@ static const char * const ovpop_fdt_strings[] = {
 	"compatible", "status", "device_type", "name", "target-path",
 };
 
+/* What the walk checks of a property, by its name */
+#define OVPOP_FDT_STRING	BIT(0)	/* a string (list): ends in NUL */
+#define OVPOP_FDT_CELLS		BIT(1)	/* #address-cells, #size-cells */
+
 /* A property value the core reads as string(s) ends in NUL */
 static bool ovpop_fdt_unterminated(const struct ovpop_fdt_walk *w,
-				   const char *name, const char *value, u32 len)
+				   unsigned int kind, const char *value, u32 len)
 {
 	if (w->stack[w->depth].fixups)
 		return len && value[len - 1];	/* an empty list is none */
-	if (match_string(ovpop_fdt_strings, ARRAY_SIZE(ovpop_fdt_strings),
-			 name) < 0)
+	if (!(kind & OVPOP_FDT_STRING))
 		return false;
 	return !len || value[len - 1];
 }
@@ -149,6 +198,36 @@ static bool ovpop_fdt_unterminated(const struct ovpop_fdt_walk *w,
 static const char *ovpop_fdt_str(const char *s, u32 max)
 {
 	return max && memchr(s, '\0', max) ? s : NULL;
+}
+
+/*
+ * The property name at @nameoff (< strings_size), or NULL if unterminated,
+ * and in *@kind what to check of the property. A blob names thousands of
+ * properties with a few names: each is looked at once, then found by its
+ * offset.
+ */
+static const char *ovpop_fdt_prop_name(struct ovpop_fdt_walk *w, u32 nameoff,
+				       unsigned int *kind)
+{
+	struct ovpop_fdt_seen *seen = &w->seen[nameoff % OVPOP_FDT_SEEN];
+	const char *name;
+
+	if (seen->off1 == nameoff + 1) {
+		*kind = seen->kind;
+		return w->strings + nameoff;
+	}
+	name = ovpop_fdt_str(w->strings + nameoff, w->strings_size - nameoff);
+	if (!name)
+		return NULL;
+	*kind = 0;
+	if (match_string(ovpop_fdt_strings, ARRAY_SIZE(ovpop_fdt_strings),
+			 name) >= 0)
+		*kind |= OVPOP_FDT_STRING;
+	if (!strcmp(name, "#address-cells") || !strcmp(name, "#size-cells"))
+		*kind |= OVPOP_FDT_CELLS;
+	seen->off1 = nameoff + 1;
+	seen->kind = *kind;
+	return name;
 }
 
 static int ovpop_fdt_bad(struct ovpop_fdt_walk *w, const char *what)
@@ -162,6 +241,7 @@ static int ovpop_fdt_bad(struct ovpop_fdt_walk *w, const char *what)
 static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 {
 	const char *p = w->blob + w->off;
+	unsigned int kind;
 	const char *name;
 	u32 len, nameoff;
 
@@ -200,16 +280,14 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 			return ovpop_fdt_bad(w, "property value past the block");
 		if (nameoff >= w->strings_size)
 			return ovpop_fdt_bad(w, "property name outside the strings");
-		name = ovpop_fdt_str(w->strings + nameoff,
-				     w->strings_size - nameoff);
+		name = ovpop_fdt_prop_name(w, nameoff, &kind);
 		if (!name)
 			return ovpop_fdt_bad(w, "unterminated property name");
-		if (ovpop_fdt_unterminated(w, name, p + 12, len))
+		if (ovpop_fdt_unterminated(w, kind, p + 12, len))
 			return ovpop_fdt_bad(w, "a string property without its final NUL");
 		if (ovpop_fdt_add(w, name, false))
 			return -ENOMEM;
-		if (w->depth >= 2 && (!strcmp(name, "#address-cells") ||
-				      !strcmp(name, "#size-cells")))
+		if (w->depth >= 2 && (kind & OVPOP_FDT_CELLS))
 			w->cells = true;
 		w->off += 12 + ALIGN(len, 4);
 		return 0;
@@ -284,6 +362,7 @@ int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len)
 		ret = w->fragments > 1 || w->symbols || w->cells;
 	for (i = 0; i < OVPOP_FDT_MAX_DEPTH; i++)
 		kfree(w->stack[i].names);
+	kvfree(w->slots);
 	kfree(w);
 	return ret;
 }

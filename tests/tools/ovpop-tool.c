@@ -128,15 +128,18 @@ static void save(const char *dir, const char *name, const struct blob *b)
 	free(b->d);
 }
 
-/* @b (of s->n + len bytes) = @s with its record at @off repeated once */
+/* @b (of s->n + k * len bytes) = @s with its record at @off repeated k times */
 static void dup_record(struct blob *b, const struct blob *s, size_t off,
-		       size_t len)
+		       size_t len, size_t k)
 {
-	memcpy(b->d + off + len, s->d + off, s->n - off);
-	put32(b, H_TOTALSIZE, s->n + len);
-	put32(b, H_SIZE_STRUCT, get32(s, H_SIZE_STRUCT) + len);
+	size_t j;
+
+	for (j = 1; j <= k; j++)	/* the record again, and all after it */
+		memcpy(b->d + off + j * len, s->d + off, s->n - off);
+	put32(b, H_TOTALSIZE, s->n + k * len);
+	put32(b, H_SIZE_STRUCT, get32(s, H_SIZE_STRUCT) + k * len);
 	if (get32(s, H_OFF_STRINGS) > off)
-		put32(b, H_OFF_STRINGS, get32(s, H_OFF_STRINGS) + len);
+		put32(b, H_OFF_STRINGS, get32(s, H_OFF_STRINGS) + k * len);
 }
 
 /* Offset of the first value of node @name (a child of the root), or 0 */
@@ -208,7 +211,10 @@ static int corpus(const struct blob *s, const char *dir, size_t maxsize)
 	CASE("extra-end-node", n,
 	     put32(&b, get32(s, H_OFF_STRUCT) + get32(s, H_SIZE_STRUCT) - 4,
 		   T_END));
-	CASE("dup-prop-record", n + plen, dup_record(&b, s, prop, plen));
+	CASE("dup-prop-record", n + plen, dup_record(&b, s, prop, plen, 1));
+	/* more than 8 names in the node: ovpop checks those by hashing */
+	CASE("dup-prop-records-many", n + 9 * plen,
+	     dup_record(&b, s, prop, plen, 9));
 	if (!fixup || !compat)
 		die("the seed has no __fixups__ or no compatible");
 	/* the core strlen()s these values: the NUL ends the property */
