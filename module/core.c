@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/amba/bus.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/hashtable.h>
@@ -330,8 +331,8 @@ static int ovpop_create_node(struct ovpop_pop *pop, struct device_node *np,
 		return ret;
 	}
 
-	if (of_device_is_compatible(np, "arm,primecell") ||
-	    !of_match_node(pop->matches, np))
+	/* primecells are AMBA devices, and no buses */
+	if (dev->bus == &amba_bustype || !of_match_node(pop->matches, np))
 		return 0;
 	return ovpop_create_children(pop, np, dev);
 
