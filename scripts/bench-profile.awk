@@ -7,7 +7,8 @@
 #     core's steps, the notifications that create devices), and the self
 #     time summed by where the code lives (OF core, driver core, ovpop, ...)
 #     in the run with every function traced, ovpop against the kernel's
-#     path, and the difference;
+#     path, and the difference; and the registration of the devices
+#     (device_add() and its parts) for both and for the floor;
 #   - the functions with the most time with their callees, both variants;
 #   - the functions with the most self time.
 # Variables: kernel, arch, date, clock. Exits 1 when a variant's lines are missing.
@@ -142,7 +143,7 @@ function phases(c, n, mix,    o, k) {
 	step("- ovpop: its bus device and population (`ovpop_place_get`)", "ovpop_place_get")
 	step("- ovpop: creating its device (`ovpop_device_create`)", "ovpop_device_create")
 	step("kernel: creating a device (`of_platform_device_create_pdata`; the bus walk of `of_find_device_by_node()` is inlined in the notifier)", "of_platform_device_create_pdata")
-	step("allocating a platform device (`of_device_alloc`)", "of_device_alloc")
+	step("allocating a platform device (`of_device_alloc`; ovpop: its own, inlined, for fewer than 4 addresses)", "of_device_alloc")
 	step("adding an AMBA device (`amba_device_add`)", "amba_device_add")
 	print "| *after the apply* | | | | | |"
 	step("- firmware released (`release_firmware`)", "release_firmware")
@@ -150,6 +151,31 @@ function phases(c, n, mix,    o, k) {
 	step("- ovpop: the layer's records (`ovpop_layer_record_end`)", "ovpop_layer_record_end")
 	step("- ovpop: pins between layers (`ovpop_layers_update`)", "ovpop_layers_update")
 	print ""
+	if (!(("floor", c, key("device_add"), 1) in ph)) return
+	print "Registering the devices, against the floor (the same devices registered without DT by ovpop_bench; medians, ms; calls):\n"
+	print "| step | ovpop | calls | kernel | calls | floor | calls |"
+	print "|------|------:|------:|-------:|------:|------:|------:|"
+	freg("`device_add()`", "device_add")
+	freg("- probing: a driver for it (`bus_probe_device`)", "bus_probe_device")
+	freg("-- matching it with each platform driver (`platform_match`)", "platform_match")
+	freg("- fw_devlink: its node's properties parsed for suppliers (`of_fwnode_add_links`)", "of_fwnode_add_links")
+	printf "| - the rest (sysfs, uevent, links, power management) | %s | | %s | | %s | |\n", \
+		ms(frest("ovpop")), ms(frest("kernel")), ms(frest("floor"))
+	print ""
+}
+
+# freg NAME FUNCTION: one line of the registration table, three variants
+function freg(name, f,    o, co, k, ck) {
+	f = key(f)
+	o = pmed("ovpop", c, f); co = pcalls
+	k = pmed("kernel", c, f); ck = pcalls
+	printf "| %s | %s | %s | %s | %s | %s | %s |\n", name, ms(o), co, ms(k), ck, ms(pmed("floor", c, f)), pcalls
+}
+
+# frest VARIANT: device_add() less its parts in the table
+function frest(v) {
+	return pmed(v, c, key("device_add")) - pmed(v, c, key("bus_probe_device")) - \
+		pmed(v, c, key("of_fwnode_add_links"))
 }
 
 # sortdesc N: sorts list[1..N] by val[], largest first

@@ -46,7 +46,7 @@
 # function profiler, time asleep not counted:
 #   phases  RUNS applies each with only the steps of an apply traced
 #           ($phases: cheap, so the times stay close to the untraced ones),
-#           time with callees
+#           time with callees; and as many registrations of the floor
 #   self    one apply each with every function traced, self time
 #   incl    the same, time with callees
 # One line per function and CPU (names cut to 30 characters by ftrace):
@@ -267,7 +267,8 @@ __of_changeset_apply_notify overlay_notify of_platform_notify device_add
 ovpop_blob_check ovpop_precheck ovpop_reconfig_notify ovpop_layer_record_end
 ovpop_layers_update ovpop_layer_note ovpop_node_added ovpop_place_get
 ovpop_device_create of_device_alloc of_platform_device_create_pdata
-amba_device_add of_reconfig_get_state_change _printk release_firmware"
+amba_device_add of_reconfig_get_state_change _printk release_firmware
+bus_probe_device platform_match of_fwnode_add_links"
 
 # filter WHAT: the profiler's functions: the phases, or all ("")
 filter() {
@@ -279,16 +280,19 @@ filter() {
 }
 
 # profiled VARIANT HOW MIX N RUN: one apply under the function profiler,
-# then its removal (not profiled)
+# then its removal (not profiled). The floor: its devices registered.
 profiled() {
 	f=ovpop/bench/a-$3-$4.dtbo
 	if [ "$1" = ovpop ]; then
 		ovpop_load
 		mkdir "$OV_CFS/bench" || { err "mkdir"; return; }
 		a=$OV_CFS/bench/path
-	else
+	elif [ "$1" = kernel ]; then
 		ovpop_unload
 		a=$B/apply
+	else
+		a=$B/floor f="$4 platform"
+		[ "$3" = mixed ] && f="$4 mixed"
 	fi
 	graph=1
 	[ "$2" = self ] && graph=0
@@ -305,8 +309,10 @@ profiled() {
 	done
 	if [ "$1" = ovpop ]; then
 		rmdir "$OV_CFS/bench" || err "profile: rmdir"
-	else
+	elif [ "$1" = kernel ]; then
 		echo 1 >"$B/remove" || err "profile: kernel remove"
+	else
+		echo 0 >"$B/floor" || err "profile: floor remove"
 	fi
 	[ "$(count)" -eq 0 ] || err "profile: $1 $f: devices left"
 }
@@ -325,6 +331,7 @@ profile() {
 			while [ "$r" -le "$runs" ]; do
 				profiled ovpop phases "$mix" "$n" "$r"
 				profiled kernel phases "$mix" "$n" "$r"
+				profiled floor phases "$mix" "$n" "$r"
 				r=$((r + 1))
 			done
 			filter ""
