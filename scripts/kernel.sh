@@ -45,6 +45,40 @@ command -v "${cross}gcc" >/dev/null || die "kernel: ${cross}gcc missing (run scr
 
 mkdir -p "$OVPOP_CACHE/src" "$OVPOP_CACHE/kernels"
 
+src="$OVPOP_CACHE/src/linux-source-$version"
+srcstamp="$src.unpacked"
+# Identify the tarball by size and mtime: a new linux-source package means
+# a new unpack (and, through the hash below, a new build).
+tarid="$(wc -c <"$tarball" | tr -d ' ') $(date -r "$tarball" +%s)"
+
+# cache_key: sets out (the build directory) and stamp, from the unpacked
+# source, the fragments and the toolchain
+cache_key() {
+	kver=$(sed -n -E 's/^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION) = *//p' \
+		"$src/Makefile" | tr '\n' '.')
+	hash=$({
+		echo "ovpop-kernel-recipe 1"
+		echo "base $base"
+		echo "arch $arch"
+		echo "kernel $kver"
+		echo "tarball $tarid"
+		"${cross}gcc" --version | head -n 1
+		# shellcheck disable=SC2086 # a list of files
+		cat $frags
+	} | sha256sum | cut -c1-12)
+	out="$OVPOP_CACHE/kernels/$name-$hash"
+	stamp="$out/.ovpop-built"
+}
+
+# Built already: no need to wait for a build of another variant
+if [ -f "$srcstamp" ] && [ "$(cat "$srcstamp")" = "$tarid" ]; then
+	cache_key
+	if [ -f "$stamp" ]; then
+		printf '%s\n' "$out"
+		exit 0
+	fi
+fi
+
 # One unpack and build at a time per version (others of that version wait,
 # then find it cached); other versions go on.
 lock="$OVPOP_CACHE/kernels/.lock-$version"
@@ -55,11 +89,6 @@ if ! flock -n 9; then
 fi
 
 # --- unpack -----------------------------------------------------------------
-src="$OVPOP_CACHE/src/linux-source-$version"
-srcstamp="$src.unpacked"
-# Identify the tarball by size and mtime: a new linux-source package means
-# a new unpack (and, through the hash below, a new build).
-tarid="$(wc -c <"$tarball" | tr -d ' ') $(date -r "$tarball" +%s)"
 
 if [ ! -f "$srcstamp" ] || [ "$(cat "$srcstamp")" != "$tarid" ]; then
 	ok=no
@@ -88,20 +117,7 @@ if [ ! -f "$srcstamp" ] || [ "$(cat "$srcstamp")" != "$tarid" ]; then
 fi
 
 # --- cache key --------------------------------------------------------------
-kver=$(sed -n -E 's/^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION) = *//p' \
-	"$src/Makefile" | tr '\n' '.')
-hash=$({
-	echo "ovpop-kernel-recipe 1"
-	echo "base $base"
-	echo "arch $arch"
-	echo "kernel $kver"
-	echo "tarball $tarid"
-	"${cross}gcc" --version | head -n 1
-	# shellcheck disable=SC2086 # a list of files
-	cat $frags
-} | sha256sum | cut -c1-12)
-out="$OVPOP_CACHE/kernels/$name-$hash"
-stamp="$out/.ovpop-built"
+cache_key
 
 if [ -f "$stamp" ]; then
 	printf '%s\n' "$out"
