@@ -81,8 +81,10 @@ err() {
 	rc=1
 }
 
-# Slab in KiB, after giving back the caches' empty slabs
+# Slab in KiB, after the frees RCU deferred (ovpop_bench's settle) and
+# giving back the caches' empty slabs; taken before every timed apply
 slab() {
+	echo 1 >"$B/settle"
 	for _f in /sys/kernel/slab/*/shrink; do
 		echo 1 >"$_f"
 	done 2>/dev/null
@@ -298,6 +300,7 @@ profiled() {
 	[ "$2" = self ] && graph=0
 	echo "$graph" >"$T/options/graph-time"
 	[ "$2" = phases ] && filter phases
+	echo 1 >"$B/settle"
 	echo 1 >"$T/function_profile_enabled"
 	echo "$f" >"$a" || err "profile: $1 apply $f"
 	echo 0 >"$T/function_profile_enabled"

@@ -22,6 +22,9 @@
  *            unregisters them. Read: "<N> <loop ns> <unregister ns>
  *            <device_add ns>" of the last runs, timed in the kernel around
  *            the loops and around device_add()/amba_device_add().
+ *   settle   write anything: waits for pending RCU callbacks (rcu_barrier()),
+ *            so that the frees a removal deferred run before the next timed
+ *            apply, not during it (whichever variant it is)
  *
  * The floor is what registering these devices costs at least: the same
  * bus, resources and names ovpop gives them, minus the device tree. Like
@@ -42,6 +45,7 @@
 #include <linux/mutex.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -331,6 +335,13 @@ static const struct file_operations bench_times_fops = {
 	.llseek = default_llseek,
 };
 
+static int bench_settle_set(void *data, u64 val)
+{
+	rcu_barrier();
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(bench_settle_fops, NULL, bench_settle_set, "%llu\n");
+
 static int bench_clock_get(void *data, u64 *val)
 {
 	*val = ktime_get_ns();
@@ -356,6 +367,7 @@ static int __init bench_init(void)
 	debugfs_create_file("apply", 0200, bench_dir, NULL, &bench_apply_fops);
 	debugfs_create_file("remove", 0200, bench_dir, NULL, &bench_remove_fops);
 	debugfs_create_file("times", 0400, bench_dir, NULL, &bench_times_fops);
+	debugfs_create_file("settle", 0200, bench_dir, NULL, &bench_settle_fops);
 	return 0;
 }
 module_init(bench_init);
