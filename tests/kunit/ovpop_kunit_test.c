@@ -411,6 +411,7 @@ static void overlay_outside_population_is_left_alone(struct kunit *test)
 static void kunit_expect_kernel_device(struct kunit *test, struct device *dev)
 {
 	struct platform_device *ref;
+	struct device_node *np;
 	struct resource *res;
 	unsigned int i, n;
 
@@ -431,6 +432,13 @@ static void kunit_expect_kernel_device(struct kunit *test, struct device *dev)
 		KUNIT_EXPECT_EQ(test, res[i].flags, ref->resource[i].flags);
 		KUNIT_EXPECT_STREQ(test, res[i].name, ref->resource[i].name);
 	}
+	/*
+	 * The release may come late (DEBUG_KOBJECT_RELEASE), after the
+	 * overlay is removed: drop the node reference now, not there.
+	 */
+	np = ref->dev.of_node;
+	device_set_node(&ref->dev, NULL);
+	of_node_put(np);
 	platform_device_put(ref);
 }
 
