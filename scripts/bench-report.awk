@@ -99,7 +99,7 @@ END {
 		nr++
 
 	printf "# ovpop benchmark: %s, Linux %s (%s, %s)\n\n", date, kernel, arch, clock
-	printf "Medians of %d runs per cell, times in ms, alternating ovpop, the kernel's own path and the floor in one boot, pending RCU callbacks run before each apply (`scripts/bench.sh`). ", nr
+	printf "Medians of %d runs per cell, times in ms, alternating ovpop, the kernel's own path and the floor in one boot on one CPU, pending RCU callbacks run before each apply (`scripts/bench.sh`). ", nr
 	printf "Placement **a**: the nodes under the populated `/platform-bus@c000000`; **b**: under a new `simple-bus` the overlay adds. "
 	printf "Mix **mixed**: every second node a primecell (forced periphid; ovpop makes AMBA devices, the kernel platform devices); **plat**: platform nodes only. "
 	printf "In **b** the kernel creates only the bus device: its time is for 1 device, not N+1. "

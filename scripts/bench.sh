@@ -13,8 +13,7 @@
 #   bench.svg    log-log plot: time against N, one line per variant
 #   bench.raw    the guest's lines, for reanalysis (bench-report.awk)
 # With -p it profiles instead, on the rig kernel's "trace" variant
-# (scripts/configs/arm64-trace.config) with one CPU (the other's idling,
-# which instruction counting fast-forwards, would be counted): applies by
+# (scripts/configs/arm64-trace.config): applies by
 # ovpop and by the kernel's path under ftrace's function profiler, the
 # steps of an apply and each function's time summed by the source
 # directory it comes from (bench-profile.awk), into DIR/profile.md and
@@ -24,6 +23,11 @@
 # the host), so the figures do not depend on the host's load or speed and
 # repeat to a few per mille; -w measures host time under plain TCG instead
 # (its runs of one cell spread by +-30 % on a shared 2-core machine).
+# The guest runs on one CPU: instruction counting runs the vCPUs in turn
+# on one clock, so whatever a second CPU does lands in the window being
+# timed (with two, an apply of 4000 nodes took one of two times 10-15 ms
+# apart, on either path, in runs of one cell; with one they spread by
+# < 0.5 ms).
 # OVPOP_KERNEL (6.12) and OVPOP_ARCH (arm64) pick the kernel, as for
 # scripts/test.sh. Exits non-zero if a run failed or left a device behind.
 set -eu
@@ -130,7 +134,7 @@ log "bench: overlays in $fw"
 log "bench: booting (sizes $sizes, $runs runs${prof:+, profile}; console: $work/bench.console)"
 rc=0
 OVPOP_QEMU_EXTRA=$icount \
-	OVPOP_APPEND="ovpop_bench_n=$sizes ovpop_bench_runs=$runs${prof:+ ovpop_bench_profile=1 maxcpus=1}" \
+	OVPOP_APPEND="ovpop_bench_n=$sizes ovpop_bench_runs=$runs maxcpus=1${prof:+ ovpop_bench_profile=1}" \
 	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-5400} \
 	"$here/qemu.sh" "$kdir/$ovpop_image" "$work/stage/ovpop/$ovpop_base.dtb" \
 	"$work/initramfs.gz" bench "$work/bench.console.raw" >/dev/null || rc=$?
