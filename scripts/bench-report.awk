@@ -185,17 +185,24 @@ END {
 
 	print "\n## Memory (bytes per device)\n"
 	print "Tracking: what ovpop's records of the devices and of the applied overlay take (`ovpop/stats`, exact). "
-	print "Slab: growth of Slab over the apply, empty slabs shrunk before (KiB granularity, so only N >= 1000 shown when measured).\n"
-	print "| p | mix | N | ovpop tracking | ovpop slab | kernel slab | floor slab | ovpop - kernel slab |"
-	print "|---|-----|--:|----:|----:|----:|----:|----:|"
+	print "In use: growth over the apply of the bytes in allocated slab objects (`/proc/slabinfo`: active objects times their size), what the apply keeps. "
+	print "Slab: growth of Slab, the pages (KiB granularity), which also moves with the room earlier runs left free in partly used slabs. "
+	print "Both after RCU's pending frees and with empty slabs shrunk; only N >= 1000 shown when measured. "
+	print "Placement b: the kernel creates 1 device, not N.\n"
+	print "| p | mix | N | ovpop tracking | in use: ovpop | kernel | floor | ovpop - kernel | Slab: ovpop | kernel | floor | ovpop - kernel |"
+	print "|---|-----|--:|----:|----:|----:|----:|----:|----:|----:|----:|----:|"
 	for (c = 1; c <= 4 * ns; c++) {
 		combo(c)
 		if (n < 1000 && nmax >= 1000)
 			continue
 		tr = med("ovpop", "track") / n
+		ol = med("ovpop", "live") / n
+		kl = med("kernel", "live") / n
 		os = med("ovpop", "slab") * 1024 / n
 		ks = med("kernel", "slab") * 1024 / n
-		printf "| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | %s |\n", p, mix, n, tr, os, ks,
+		printf "| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %.0f | %s |\n",
+		       p, mix, n, tr, ol, kl, med("floor", "live") / n,
+		       (p == "a" ? sprintf("%.0f", ol - kl) : "-"), os, ks,
 		       med("floor", "slab") * 1024 / n, (p == "a" ? sprintf("%.0f", os - ks) : "-")
 		if (tr > worst_mem)
 			worst_mem = tr

@@ -15,8 +15,8 @@
 # One line per run on stdout:
 #   BENCH <variant> <p> <mix> <N> <run> apply=<ns> remove=<ns> populate=<ns>
 #         depopulate=<ns> register=<ns> precheck=<ns> kapply=<ns>
-#         kremove=<ns> knotify=<ns> slab=<KiB> devices=<n> left=<n>
-#         track=<bytes>
+#         kremove=<ns> knotify=<ns> slab=<KiB> live=<bytes> devices=<n>
+#         left=<n> track=<bytes>
 # apply: wall time of the write that applies (devices are created
 # synchronously, from the notifications); remove: of the rmdir or write
 # that removes (an rmdir is a busybox applet that forks: compare kremove);
@@ -29,7 +29,8 @@
 # nodes (ovpop/stats "add", "remove"), or the floor's loops; register: the
 # part of populate spent in device_add()/amba_device_add(); precheck:
 # ovpop's checks before the apply; slab: Slab growth over the apply (empty slabs
-# shrunk before); devices: devices named *bench* after the apply; left:
+# shrunk before); live: growth of the bytes in slab objects in use
+# (/proc/slabinfo: active objects times object size); devices: devices named *bench* after the apply; left:
 # after the removal (must be 0); track: ovpop's tracking memory after the
 # apply (ovpop/stats).
 # Then the add-on board (overlays/addon-board.dtso, 4 devices):
@@ -81,14 +82,20 @@ err() {
 	rc=1
 }
 
-# Slab in KiB, after the frees RCU deferred (ovpop_bench's settle) and
-# giving back the caches' empty slabs; taken before every timed apply
+# Slab in KiB and the bytes in slab objects in use, as KIB:BYTES, after
+# the frees RCU deferred (ovpop_bench's settle) and giving back the caches'
+# empty slabs; taken before every timed apply. Slab counts pages, so it
+# also moves with the room earlier runs left free in partly used slabs;
+# in use counts what is allocated (SLUB counts a CPU's current slab as
+# full: within a slab per cache).
 slab() {
 	echo 1 >"$B/settle"
 	for _f in /sys/kernel/slab/*/shrink; do
 		echo 1 >"$_f"
 	done 2>/dev/null
-	awk '/^Slab:/ { print $2 }' /proc/meminfo
+	_k=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	_b=$(awk 'NR > 2 { b += $2 * $4 } END { printf "%d", b }' /proc/slabinfo 2>/dev/null)
+	echo "$_k:${_b:-0}"
 }
 
 # stat KEY: a value of ovpop/stats (0 without ovpop)
@@ -126,13 +133,14 @@ ovpop_unload() {
 
 # report VARIANT P MIX N RUN: one line from the measurements in t0..t3,
 # and the pairs p (populate), d (depopulate), g (register), q (precheck),
-# s (slab); ka, kn, kr, c (devices), l (left), k (track)
+# s (slab, KIB:BYTES); ka, kn, kr, c (devices), l (left), k (track)
 report() {
 	echo "BENCH $1 $2 $3 $4 $5 apply=$((t1 - t0)) remove=$((t3 - t2))" \
 		"populate=$((p1 - p0)) depopulate=$((d1 - d0)) register=$((g1 - g0))" \
 		"precheck=$((q1 - q0)) kapply=$ka kremove=$kr" \
 		"knotify=$kn" \
-		"slab=$((s1 - s0)) devices=$c left=$l track=$k"
+		"slab=$((${s1%:*} - ${s0%:*})) live=$((${s1#*:} - ${s0#*:}))" \
+		"devices=$c left=$l track=$k"
 }
 
 # timed FILE VALUE: writes VALUE to FILE, the clock read into ta before
