@@ -28,11 +28,11 @@
 # pair around it, for both); populate/depopulate: ovpop's handling of added and removed
 # nodes (ovpop/stats "add", "remove"), or the floor's loops; register: the
 # part of populate spent in device_add()/amba_device_add(); precheck:
-# ovpop's checks before the apply; slab: Slab growth over the apply (empty slabs
-# shrunk before); live: growth of the bytes in slab objects in use
-# (/proc/slabinfo: active objects times object size); devices: devices named *bench* after the apply; left:
-# after the removal (must be 0); track: ovpop's tracking memory after the
-# apply (ovpop/stats).
+# ovpop's checks before the apply; slab: Slab growth over the apply
+# (empty slabs shrunk before); live: growth of the bytes in slab objects
+# in use (/proc/slabinfo: active objects times object size); devices:
+# devices named *bench* after the apply; left: after the removal (must be
+# 0); track: ovpop's tracking memory after the apply (ovpop/stats).
 # Then the add-on board (overlays/addon-board.dtso, 4 devices):
 #   ADDON <run> applied=<ns> bound=<ns>
 # time until the write returned and until its three leaf devices had their
