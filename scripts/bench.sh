@@ -25,9 +25,11 @@
 # (its runs of one cell spread by +-30 % on a shared 2-core machine).
 # The guest runs on one CPU: instruction counting runs the vCPUs in turn
 # on one clock, so whatever a second CPU does lands in the window being
-# timed (with two, an apply of 4000 nodes took one of two times 10-15 ms
-# apart, on either path, in runs of one cell; with one they spread by
-# < 0.5 ms).
+# timed. With two, an idle second CPU took its timer ticks through some
+# applies and none through others (its /proc/stat times moved by the
+# whole window or not at all): an apply of 4000 nodes took one of two
+# times 10-15 ms apart, on either path. With one, the runs of a cell
+# spread by < 0.5 ms.
 # OVPOP_KERNEL (6.12) and OVPOP_ARCH (arm64) pick the kernel, as for
 # scripts/test.sh. Exits non-zero if a run failed or left a device behind.
 set -eu
