@@ -84,18 +84,16 @@ err() {
 
 # Slab in KiB and the bytes in slab objects in use, as KIB:BYTES, after
 # the frees RCU deferred (ovpop_bench's settle) and giving back the caches'
-# empty slabs; taken before every timed apply. Slab counts pages, so it
-# also moves with the room earlier runs left free in partly used slabs;
-# in use counts what is allocated (SLUB counts a CPU's current slab as
-# full: within a slab per cache).
+# empty slabs (ov_mem); taken before every timed apply. Slab counts pages,
+# so it also moves with the room earlier runs left free in partly used
+# slabs; in use counts what is allocated (SLUB counts a CPU's current slab
+# as full: within a slab per cache).
 slab() {
 	echo 1 >"$B/settle"
-	for _f in /sys/kernel/slab/*/shrink; do
-		echo 1 >"$_f"
-	done 2>/dev/null
-	_k=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(ov_mem)
 	_b=$(awk 'NR > 2 { b += $2 * $4 } END { printf "%d", b }' /proc/slabinfo 2>/dev/null)
-	echo "$_k:${_b:-0}"
+	echo "$2:${_b:-0}"
 }
 
 # stat KEY: a value of ovpop/stats (0 without ovpop)
