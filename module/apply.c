@@ -118,18 +118,44 @@ static int ovpop_item_pin(struct ovpop_layer *l, bool pinned)
 	return configfs_depend_item_unlocked(&ovpop_subsys, &it->item);
 }
 
+/*
+ * Removes the overlay of @it and takes its layer out of the stack. The
+ * kernel removes an overlay even when a reconfig notifier fails (a device
+ * that cannot be created again for a node the removal enables):
+ * of_overlay_remove() then sets the id to 0 and still returns the error.
+ * Such a removal is done; its error is logged and kept in *@notify_err.
+ * Called with ovpop_stack_lock held.
+ *
+ * Return: 0 if the overlay is gone, else the kernel's refusal (it stays
+ * applied).
+ */
+static int ovpop_remove_overlay(struct ovpop_item *it, int *notify_err)
+{
+	int ret;
+
+	ret = ovpop_layer_remove(&it->layer, &it->ovcs_id);
+	*notify_err = 0;
+	if (it->ovcs_id)
+		return ret;
+	ovpop_layer_pop(&it->layer);
+	if (ret) {
+		pr_err("%s: removed, but a device could not be created again (see the lines above): %d\n",
+		       config_item_name(&it->item), ret);
+		*notify_err = ret;
+	}
+	return 0;
+}
+
 /* Called with ovpop_stack_lock held */
 static void ovpop_retry_parked(void)
 {
 	struct ovpop_item *it, *tmp;
-	int ret;
+	int err;
 
 	list_for_each_entry_safe_reverse(it, tmp, &ovpop_parked, parked) {
-		ret = ovpop_layer_remove(&it->layer, &it->ovcs_id);
-		if (ret)
+		if (ovpop_remove_overlay(it, &err))
 			continue;
 		pr_info("%s: removed (deferred)\n", config_item_name(&it->item));
-		ovpop_layer_pop(&it->layer);
 		list_del(&it->parked);
 		config_item_put(&it->item);
 	}
@@ -162,9 +188,11 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 		 * device-creation errors of the notifiers fail it the same way.
 		 */
 		rm = ovpop_layer_remove(&it->layer, &id);
-		if (rm && rm != -ENODEV)
-			pr_err("%s: cannot remove the failed apply: %d\n",
-			       config_item_name(&it->item), rm);
+		if (id) {
+			ovpop_layer_clear(&it->layer);
+			return ovpop_fail(it, ret, "refused by the kernel, which cannot remove what it applied of it (overlay #%d, %d): overlays applied before it cannot be removed until reboot",
+					  id, rm);
+		}
 	}
 	if (ret) {
 		if (it->layer.err)
@@ -229,14 +257,13 @@ int ovpop_apply(struct ovpop_item *it, const void *blob, size_t count)
 	return 0;
 }
 
-/* Called with ovpop_stack_lock held */
-static int ovpop_remove_locked(struct ovpop_item *it)
+/* Called with ovpop_stack_lock held; see ovpop_remove_overlay() */
+static int ovpop_remove_locked(struct ovpop_item *it, int *notify_err)
 {
 	int ret;
 
-	ret = ovpop_layer_remove(&it->layer, &it->ovcs_id);
+	ret = ovpop_remove_overlay(it, notify_err);
 	if (!ret) {
-		ovpop_layer_pop(&it->layer);
 		ovpop_retry_parked();
 		ovpop_layers_update(ovpop_item_pin);
 	}
@@ -247,14 +274,18 @@ static int ovpop_remove_locked(struct ovpop_item *it)
  * ovpop_remove() - removes the item's overlay, for its rmdir
  * @it: the item, applied
  *
+ * A removal that the kernel completed although a device could not be
+ * created again for a node it enabled counts as done: the item can go, the
+ * error is in the kernel log.
+ *
  * Return: 0, or the kernel's refusal (the overlay stays applied).
  */
 int ovpop_remove(struct ovpop_item *it)
 {
-	int ret;
+	int ret, err;
 
 	mutex_lock(&ovpop_stack_lock);
-	ret = ovpop_remove_locked(it);
+	ret = ovpop_remove_locked(it, &err);
 	mutex_unlock(&ovpop_stack_lock);
 	return ret;
 }
@@ -275,18 +306,22 @@ static int ovpop_check_cap(struct ovpop_item *it)
  * For the dtbocfg dialect's status 0. An overlay that a later one covers
  * is refused here rather than by the kernel (which would log an error).
  *
+ * A removal that the kernel completed although a device could not be
+ * created again for a node it enabled returns 0 and keeps that error in
+ * the item's error attribute.
+ *
  * Return: 0 (also if it was not applied), -EPERM, -EBUSY or the kernel's
  * error; the overlay stays applied on error.
  */
 int ovpop_unapply(struct ovpop_item *it)
 {
-	int ret;
+	int ret, err = 0;
 
 	ret = ovpop_check_cap(it);
 	if (ret || !it->ovcs_id)
 		return ret;
 	mutex_lock(&ovpop_stack_lock);
-	ret = it->layer.pinned ? -EBUSY : ovpop_remove_locked(it);
+	ret = it->layer.pinned ? -EBUSY : ovpop_remove_locked(it, &err);
 	mutex_unlock(&ovpop_stack_lock);
 	if (ret == -EBUSY)
 		return ovpop_fail(it, ret, "covered by a later overlay; remove that first");
@@ -296,6 +331,10 @@ int ovpop_unapply(struct ovpop_item *it)
 	it->path = NULL;
 	kfree(it->error);
 	it->error = NULL;
+	if (err) {
+		ovpop_fail(it, err, "removed, but a device could not be created again (see the kernel log)");
+		return 0;
+	}
 	pr_info("%s: removed\n", config_item_name(&it->item));
 	return 0;
 }
