@@ -190,7 +190,8 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 		rm = ovpop_layer_remove(&it->layer, &id);
 		if (id) {
 			ovpop_layer_clear(&it->layer);
-			return ovpop_fail(it, ret, "refused by the kernel, which cannot remove what it applied of it (overlay #%d, %d): overlays applied before it cannot be removed until reboot",
+			return ovpop_fail(it, ret,
+					  "refused; the kernel cannot remove its partial overlay #%d (%d), so overlays applied before it stay until reboot",
 					  id, rm);
 		}
 	}
@@ -332,7 +333,8 @@ int ovpop_unapply(struct ovpop_item *it)
 	kfree(it->error);
 	it->error = NULL;
 	if (err) {
-		ovpop_fail(it, err, "removed, but a device could not be created again (see the kernel log)");
+		ovpop_fail(it, err,
+			   "removed, but a device could not be created again (see the kernel log)");
 		return 0;
 	}
 	pr_info("%s: removed\n", config_item_name(&it->item));
