@@ -121,8 +121,10 @@ void ovpop_notify_exit(void);
  * struct ovpop_layer - an overlay applied through configfs, in the stack
  * @list: entry in the stack, oldest first; empty while not applied
  * @nodes: the nodes of its changeset entries, as notified: hash of the full
- *	   name, how many entries in a row were on that node (layer.c), and
- *	   whether the overlay added or enabled it (a device is due)
+ *	   name, how many entries in a row were on that node (layer.c),
+ *	   whether the overlay added or enabled it (a device is due), and
+ *	   whether it attached it (release.c counts the removal's
+ *	   notifications with it)
  * @nnodes: number of @nodes
  * @size: number of @nodes allocated
  * @tops: the recorded nodes not below the previous top: hash, and index
@@ -146,6 +148,7 @@ struct ovpop_layer {
 		u64 hash;
 		unsigned int entries;
 		bool added;
+		bool attached;
 	} *nodes;
 	unsigned int nnodes, size;
 	struct ovpop_layer_top {
@@ -190,6 +193,7 @@ void ovpop_layer_record_end(struct ovpop_layer *l);
 void ovpop_layer_note(struct device_node *np);
 void ovpop_layer_note_error(struct device_node *np, int err);
 void ovpop_layer_note_added(struct device_node *np);
+void ovpop_layer_note_attached(struct device_node *np);
 void ovpop_layer_push(struct ovpop_layer *l);
 void ovpop_layer_pop(struct ovpop_layer *l);
 void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned));
@@ -199,7 +203,8 @@ size_t ovpop_layers_bytes(void);
 int ovpop_release_init(void);
 void ovpop_release_exit(void);
 int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id);
-void ovpop_release_note(struct device_node *np);
+void ovpop_release_note(unsigned long action, struct device_node *np);
+void ovpop_release_settle(void);
 
 /* blob.c */
 int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len);

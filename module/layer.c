@@ -210,6 +210,7 @@ int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np)
 	l->last = np;
 	l->nodes[l->nnodes].hash = hash;
 	l->nodes[l->nnodes].added = false;
+	l->nodes[l->nnodes].attached = false;
 	l->nodes[l->nnodes++].entries = 1;
 	return 0;
 }

@@ -83,10 +83,11 @@ static int ovpop_reconfig_notify(struct notifier_block *nb,
 
 	/* every notification is one changeset entry (node or property) */
 	ovpop_layer_note(rd->dn);
-	if (action == OF_RECONFIG_DETACH_NODE) {
+	if (action == OF_RECONFIG_ATTACH_NODE)
+		ovpop_layer_note_attached(rd->dn);
+	if (action == OF_RECONFIG_DETACH_NODE)
 		ovpop_kernel_device_forget(NULL);
-		ovpop_release_note(rd->dn);
-	}
+	ovpop_release_note(action, rd->dn);
 	switch (of_reconfig_get_state_change(action, rd)) {
 	case OF_RECONFIG_CHANGE_ADD:
 		t0 = ktime_get_ns();
@@ -103,6 +104,9 @@ static int ovpop_reconfig_notify(struct notifier_block *nb,
 		return NOTIFY_OK;
 	}
 	ovpop_stats_account(stat, ktime_get_ns() - t0);
+	/* the lowest priority notifier will not see it: settle a removal here */
+	if (ret & NOTIFY_STOP_MASK)
+		ovpop_release_settle();
 	return ret;
 }
 

@@ -15,12 +15,25 @@
  * drivers register below them keep theirs until released (a regulator's, for
  * one).
  *
- * So while the loader removes an overlay, the nodes it attached are noted as
- * the core detaches them (reconfig notifications, with the number of entries
- * the apply notified on each), and at POST_REMOVE the remover waits, bounded,
- * until each holds no more than those entries' references. The pointers are
- * valid without references of their own: the entries hold the nodes until
- * the changeset is freed, after POST_REMOVE. Nothing is kept after it.
+ * So while the loader removes an overlay, the nodes it detaches are noted as
+ * the core notifies their detach (with the number of entries the apply
+ * notified on each), and the remover waits, bounded, until each holds no
+ * more than those entries' references. It waits at the removal's last
+ * reconfig notification, after every notifier of the chain has handled it
+ * (a notifier of the lowest priority, or ovpop's own when it ends the
+ * chain): the core notifies without of_mutex (__of_changeset_revert_notify())
+ * and of_overlay_remove() does not take the overlay mutex, so no DT change
+ * elsewhere waits for the remover, and a holder of the last reference that
+ * needs of_mutex can let it go. Which notification is the last is known
+ * from the layer's record: the core notifies every entry again except the
+ * properties of the nodes the overlay attached, which are detached by then
+ * (of_property_notify()). Nodes still held at OF_OVERLAY_POST_REMOVE (the
+ * last notification did not reach ovpop, or the count was off) are waited
+ * for there, under of_mutex, as a last resort.
+ *
+ * The pointers are valid without references of their own: the entries hold
+ * the nodes until the changeset is freed, after POST_REMOVE. Nothing is
+ * kept after it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,28 +61,36 @@ struct ovpop_detached {
  * The removal in progress. Set and cleared by the removing task under
  * ovpop_stack_lock; the notifiers use it only in that task (the OF core
  * notifies a removal from the removing task), so they need no lock.
+ * @seen counts the removal's reconfig notifications, @last is how many it
+ * makes (0: unknown).
  */
 static struct {
 	struct task_struct *task;
 	const struct ovpop_layer *layer;
 	struct ovpop_detached *nodes;
 	unsigned int n, size, hint;
+	unsigned int seen, last;
 } ovpop_removal;
 
 /**
- * ovpop_release_note() - notes a node the removal in progress detached
- * @np: the node of a detach notification
+ * ovpop_release_note() - counts a notification of the removal in progress
+ *			  and notes a node it detached
+ * @action: the reconfig action
+ * @np: the node of the notification
  *
- * Called by the reconfig notifier for every detach. Nodes of other
- * changesets, existing nodes and nodes the layer did not record are not
- * waited for.
+ * Called by the reconfig notifier for every notification, before it acts
+ * on it. Nodes of other changesets, existing nodes and nodes the layer did
+ * not record are not waited for.
  */
-void ovpop_release_note(struct device_node *np)
+void ovpop_release_note(unsigned long action, struct device_node *np)
 {
 	struct ovpop_detached *nodes;
 	unsigned int entries;
 
-	if (READ_ONCE(ovpop_removal.task) != current ||
+	if (READ_ONCE(ovpop_removal.task) != current)
+		return;
+	ovpop_removal.seen++;
+	if (action != OF_RECONFIG_DETACH_NODE ||
 	    !of_node_check_flag(np, OF_OVERLAY))
 		return;
 	entries = ovpop_layer_entries(ovpop_removal.layer, np,
@@ -118,16 +139,48 @@ static void ovpop_release_wait(void)
 			 jiffies_to_msecs(jiffies - start));
 }
 
+/**
+ * ovpop_release_settle() - waits for the detached nodes at the removal's
+ *			    last notification
+ *
+ * Called once every notifier has handled a notification: by the lowest
+ * priority reconfig notifier, and by ovpop's own when it ends the chain.
+ * Does nothing outside the removal's last notification.
+ */
+void ovpop_release_settle(void)
+{
+	if (READ_ONCE(ovpop_removal.task) != current || !ovpop_removal.last ||
+	    ovpop_removal.seen != ovpop_removal.last)
+		return;
+	ovpop_release_wait();
+	ovpop_release_forget();
+}
+
+static int ovpop_release_reconfig(struct notifier_block *nb,
+				  unsigned long action, void *arg)
+{
+	ovpop_release_settle();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block ovpop_release_nb = {
+	.notifier_call = ovpop_release_reconfig,
+	.priority = INT_MIN,	/* after every other reconfig notifier */
+};
+
 static int ovpop_overlay_notify(struct notifier_block *nb,
 				unsigned long action, void *arg)
 {
 	/* the apply or removal is over: pin no device of the kernel's */
 	if (action == OF_OVERLAY_POST_APPLY || action == OF_OVERLAY_POST_REMOVE)
 		ovpop_kernel_device_forget(NULL);
-	/* once per fragment: the first call waits for all the nodes */
+	/* once per fragment: the first call waits for what is left */
 	if (action != OF_OVERLAY_POST_REMOVE ||
 	    READ_ONCE(ovpop_removal.task) != current)
 		return NOTIFY_OK;
+	if (ovpop_removal.n)
+		pr_debug("%u detached node(s) waited for under of_mutex\n",
+			 ovpop_removal.n);
 	ovpop_release_wait();
 	ovpop_release_forget();
 	return NOTIFY_OK;
@@ -137,13 +190,26 @@ static struct notifier_block ovpop_overlay_nb = {
 	.notifier_call = ovpop_overlay_notify,
 };
 
+/* How many reconfig notifications removing @l makes, 0 if not known */
+static unsigned int ovpop_release_count(const struct ovpop_layer *l)
+{
+	unsigned int i, n = 0;
+
+	if (l->all)
+		return 0;
+	for (i = 0; i < l->nnodes; i++)
+		n += l->nodes[i].attached ? 1 : l->nodes[i].entries;
+	return n;
+}
+
 /**
  * ovpop_layer_remove() - removes an overlay the loader applied
  * @l: its layer, as recorded when it was applied; not changed
  * @ovcs_id: its changeset id, as for of_overlay_remove()
  *
  * Calls of_overlay_remove() and, before the core frees the changeset, waits
- * (at most OVPOP_RELEASE_WAIT_MS) for late releases of the overlay's nodes.
+ * (at most OVPOP_RELEASE_WAIT_MS) for late releases of the overlay's nodes,
+ * at the removal's last reconfig notification (see the top of this file).
  * The caller holds ovpop_stack_lock.
  *
  * Return: of_overlay_remove()'s result; *@ovcs_id is 0 if it was removed.
@@ -156,6 +222,8 @@ int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id)
 	lockdep_assert_held(&ovpop_stack_lock);
 	ovpop_removal.layer = l;
 	ovpop_removal.hint = 0;
+	ovpop_removal.seen = 0;
+	ovpop_removal.last = ovpop_release_count(l);
 	WRITE_ONCE(ovpop_removal.task, current);
 	t0 = ktime_get_ns();
 	ret = of_overlay_remove(ovcs_id);
@@ -168,10 +236,19 @@ int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id)
 
 int ovpop_release_init(void)
 {
-	return of_overlay_notifier_register(&ovpop_overlay_nb);
+	int ret;
+
+	ret = of_reconfig_notifier_register(&ovpop_release_nb);
+	if (ret)
+		return ret;
+	ret = of_overlay_notifier_register(&ovpop_overlay_nb);
+	if (ret)
+		of_reconfig_notifier_unregister(&ovpop_release_nb);
+	return ret;
 }
 
 void ovpop_release_exit(void)
 {
 	of_overlay_notifier_unregister(&ovpop_overlay_nb);
+	of_reconfig_notifier_unregister(&ovpop_release_nb);
 }

@@ -126,6 +126,22 @@ void ovpop_layer_note_added(struct device_node *np)
 		l->nodes[l->nnodes - 1].added = true;
 }
 
+/**
+ * ovpop_layer_note_attached() - records that the last entry noted attached
+ *				 its node
+ * @np: the node, as given to the ovpop_layer_note() just before
+ *
+ * Called by the reconfig notifier for an attach: when the overlay is
+ * removed, such a node notifies its detach only (release.c).
+ */
+void ovpop_layer_note_attached(struct device_node *np)
+{
+	struct ovpop_layer *l = ovpop_recording();
+
+	if (l && !l->all && l->nnodes && np == l->last)
+		l->nodes[l->nnodes - 1].attached = true;
+}
+
 static bool ovpop_layer_covered(const struct ovpop_layer *l)
 {
 	const struct ovpop_layer *later = l;

@@ -20,7 +20,10 @@
  * "<dev_name>.late" holding a reference to the node, as the class devices
  * of subsystems do (a regulator's). When the driver unbinds, the child is
  * deleted and its last reference is put N ms later: a device that someone
- * still held, or any release under DEBUG_KOBJECT_RELEASE.
+ * still held, or any release under DEBUG_KOBJECT_RELEASE. With
+ * "ovpop,late-release-of-mutex" as well, the late put first applies an
+ * empty changeset, which takes the OF core's of_mutex: a holder of the
+ * last reference that waits for that lock.
  *
  * Everything is device-managed, so neither driver needs a remove callback
  * (which also keeps the module free of the int/void .remove and .remove_new
@@ -100,6 +103,7 @@ struct ovpop_test_late {
 	struct device dev;
 	struct delayed_work put;
 	unsigned int ms;
+	bool of_mutex;
 };
 
 /* Puts pending or running; the queue, so that none runs after the exit */
@@ -118,7 +122,14 @@ static void ovpop_test_late_put(struct work_struct *work)
 {
 	struct ovpop_test_late *late = container_of(to_delayed_work(work),
 						    struct ovpop_test_late, put);
+	struct of_changeset cs;
 
+	if (late->of_mutex) {
+		of_changeset_init(&cs);
+		if (of_changeset_apply(&cs))
+			dev_err(&late->dev, "empty changeset refused\n");
+		of_changeset_destroy(&cs);
+	}
 	put_device(&late->dev);
 	if (atomic_dec_and_test(&ovpop_test_late_pending))
 		wake_up_var(&ovpop_test_late_pending);
@@ -133,7 +144,8 @@ static void ovpop_test_late_del(void *data)
 	queue_delayed_work(ovpop_test_wq, &late->put, msecs_to_jiffies(late->ms));
 }
 
-static int ovpop_test_late_add(struct device *parent, unsigned int ms)
+static int ovpop_test_late_add(struct device *parent, unsigned int ms,
+			       bool of_mutex)
 {
 	struct ovpop_test_late *late;
 	int ret;
@@ -142,6 +154,7 @@ static int ovpop_test_late_add(struct device *parent, unsigned int ms)
 	if (!late)
 		return -ENOMEM;
 	late->ms = ms;
+	late->of_mutex = of_mutex;
 	INIT_DELAYED_WORK(&late->put, ovpop_test_late_put);
 	device_initialize(&late->dev);
 	late->dev.parent = parent;
@@ -173,7 +186,9 @@ static int ovpop_test_platform_probe(struct platform_device *pdev)
 
 	if (!of_property_read_u32(pdev->dev.of_node, "ovpop,late-release-ms",
 				  &late_ms)) {
-		ret = ovpop_test_late_add(&pdev->dev, late_ms);
+		ret = ovpop_test_late_add(&pdev->dev, late_ms,
+					  of_property_read_bool(pdev->dev.of_node,
+								"ovpop,late-release-of-mutex"));
 		if (ret)
 			return dev_err_probe(&pdev->dev, ret,
 					     "cannot add the late child\n");
