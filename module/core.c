@@ -393,6 +393,48 @@ bool ovpop_remove_node(struct device_node *np)
 }
 
 /**
+ * ovpop_device_gone() - lets go of a device of ovpop's that other code
+ *			 unregistered
+ * @dev: a platform or AMBA device, deleted but not yet released
+ *
+ * A bus driver that populated its node with devm_of_platform_populate()
+ * depopulates it when unbound: of_platform_depopulate() unregisters every
+ * child marked OF_POPULATED, those ovpop created too, children first. The
+ * bus notifier calls this once such a device is deleted, while the code
+ * that unregisters it still holds it: its record goes (so ovpop never
+ * touches the device again) and the auxdata platform_data, which is not
+ * the device's to free, is taken from it. Children still recorded below
+ * it are destroyed first. ovpop's own deletions find no record: it takes
+ * them out of the table before it deletes their devices.
+ */
+void ovpop_device_gone(struct device *dev)
+{
+	struct ovpop_node *rec, *child, *tmp;
+
+	if (!dev->of_node)
+		return;
+	mutex_lock(&ovpop_lock);
+	rec = ovpop_lookup(dev->of_node);
+	if (rec && rec->dev == dev) {
+		list_del(&rec->sibling);
+		ovpop_unhash(rec);
+	} else {
+		rec = NULL;
+	}
+	mutex_unlock(&ovpop_lock);
+	if (!rec)
+		return;
+
+	list_for_each_entry_safe_reverse(child, tmp, &rec->children, sibling) {
+		list_del(&child->sibling);
+		ovpop_teardown(child);
+	}
+	if (rec->pdata && dev->platform_data == rec->pdata)
+		dev->platform_data = NULL;
+	kmem_cache_free(ovpop_node_cache, rec);
+}
+
+/**
  * ovpop_remove_below() - destroy ovpop's devices below a node it did not make
  * @np: a node whose device, if any, the kernel created
  *

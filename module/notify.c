@@ -19,6 +19,7 @@
 #include <linux/ktime.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
+#include <linux/platform_device.h>
 
 #include "internal.h"
 
@@ -115,13 +116,53 @@ static struct notifier_block ovpop_reconfig_nb = {
 	.priority = 1,	/* before the core's of_platform_notify */
 };
 
+/*
+ * A device deleted by other code (a bus driver's of_platform_depopulate()):
+ * if it is ovpop's, ovpop lets it go (ovpop_device_gone()). Its driver is
+ * unbound by then, and its last reference is not put yet.
+ */
+static int ovpop_bus_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	if (action == BUS_NOTIFY_REMOVED_DEVICE)
+		ovpop_device_gone(data);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ovpop_platform_nb = {
+	.notifier_call = ovpop_bus_notify,
+};
+
+static struct notifier_block ovpop_amba_nb = {
+	.notifier_call = ovpop_bus_notify,
+};
+
 int ovpop_notify_init(void)
 {
-	return of_reconfig_notifier_register(&ovpop_reconfig_nb);
+	int ret;
+
+	ret = bus_register_notifier(&platform_bus_type, &ovpop_platform_nb);
+	if (ret)
+		return ret;
+	ret = bus_register_notifier(&amba_bustype, &ovpop_amba_nb);
+	if (ret)
+		goto err_platform;
+	ret = of_reconfig_notifier_register(&ovpop_reconfig_nb);
+	if (ret)
+		goto err_amba;
+	return 0;
+
+err_amba:
+	bus_unregister_notifier(&amba_bustype, &ovpop_amba_nb);
+err_platform:
+	bus_unregister_notifier(&platform_bus_type, &ovpop_platform_nb);
+	return ret;
 }
 
 void ovpop_notify_exit(void)
 {
 	of_reconfig_notifier_unregister(&ovpop_reconfig_nb);
 	ovpop_kernel_device_forget(NULL);
+	bus_unregister_notifier(&amba_bustype, &ovpop_amba_nb);
+	bus_unregister_notifier(&platform_bus_type, &ovpop_platform_nb);
 }

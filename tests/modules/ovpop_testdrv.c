@@ -15,6 +15,8 @@
  *
  * A platform node with the property "ovpop,defer-probe" defers its probe
  * (-EPROBE_DEFER) while the module parameter defer_probe is Y (default).
+ * One with "ovpop,populate" populates its children in probe with
+ * devm_of_platform_populate(), as MFD drivers do.
  *
  * A platform node with "ovpop,late-release-ms = <N>" gets a child device
  * "<dev_name>.late" holding a reference to the node, as the class devices
@@ -37,6 +39,7 @@
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/of.h>
+#include <linux/of_platform.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -183,6 +186,12 @@ static int ovpop_test_platform_probe(struct platform_device *pdev)
 	irq = platform_get_irq_optional(pdev, 0);
 	if (irq < 0 && irq != -ENXIO)
 		return dev_err_probe(&pdev->dev, irq, "failed to get irq\n");
+
+	if (of_property_read_bool(pdev->dev.of_node, "ovpop,populate")) {
+		ret = devm_of_platform_populate(&pdev->dev);
+		if (ret)
+			return dev_err_probe(&pdev->dev, ret, "cannot populate\n");
+	}
 
 	if (!of_property_read_u32(pdev->dev.of_node, "ovpop,late-release-ms",
 				  &late_ms)) {
