@@ -8,25 +8,48 @@
  *   ovpop-tool fuzz SEED N RNGSEED      send N mutated copies of SEED through
  *                                       configfs, one item each; prints counts
  *   ovpop-tool nocap CMD [ARG...]       run CMD as root without CAP_SYS_ADMIN
+ *   ovpop-tool readloop UID SECS FILE...
+ *                                       as UID, read each FILE to its end,
+ *                                       over and over for SECS seconds
+ *   ovpop-tool blobcheck UID SECS FILE A B
+ *                                       as UID, read FILE over and over for
+ *                                       SECS seconds: each read must give
+ *                                       the bytes of file A or of file B
+ *   ovpop-tool blobwrite SECS FILE A B  write A, B, A, ... to FILE, each by
+ *                                       open, one write, close; SECS seconds
+ *   ovpop-tool kclose FILE BLOB         open FILE, write BLOB, and leave the
+ *                                       last reference to the file to a
+ *                                       kernel thread
  *
  * fuzz: each case is written to the dtbo attribute of a new item; a refused
  * blob must leave status "unapplied" and a message in "error"; an accepted
  * one (a mutation can be a valid overlay) is removed again. Every rmdir must
  * succeed. The last line is "fuzz: N cases, A applied, R refused, S silent,
  * F failed"; the exit status is non-zero if S or F is.
+ *
+ * readloop, blobcheck: a read failing with ENOENT (the item is gone) or
+ * EAGAIN (ovpop asks the reader to read again) is counted, any other error
+ * is a failure; the last line gives the counts, the exit status is non-zero
+ * on a failure or, for blobcheck, a read that is neither A nor B.
+ * kclose: the file is registered in an io_uring (IORING_REGISTER_FILES) and
+ * every descriptor closed; the kernel tears the ring down in a workqueue
+ * (io_ring_exit_work()), whose fput() of the file is a kernel thread's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/io_uring.h>
 
 #define CFS "/sys/kernel/config/device-tree/overlays"
 
@@ -388,9 +411,207 @@ static int nocap(char **argv)
 	return 2;
 }
 
+/* --- readers and closers for the race and credential tests (security) --- */
+
+static void become(const char *uid_s)
+{
+	uid_t uid = strtoul(uid_s, NULL, 10);
+
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		die("setuid");
+}
+
+/* Reads @path to its end into @buf; the length, or -1 with errno */
+static ssize_t slurp(const char *path, unsigned char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while (n < size && (r = read(fd, buf + n, size - n)) > 0)
+		n += r;
+	if (r < 0) {
+		r = errno;
+		close(fd);
+		errno = r;
+		return -1;
+	}
+	close(fd);
+	return n;
+}
+
+struct reads {
+	long n, gone, again, failed;
+};
+
+/* Counts a failed read; false for an unexpected error (printed) */
+static int read_failed(struct reads *c, const char *path)
+{
+	if (errno == ENOENT) {
+		c->gone++;
+	} else if (errno == EAGAIN) {
+		c->again++;
+	} else {
+		if (!c->failed++)
+			printf("%s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	return 1;
+}
+
+static unsigned char rbuf[1 << 20];
+
+static int readloop(char **files, int nfiles, long secs)
+{
+	time_t end = time(NULL) + secs;
+	struct reads c = { 0 };
+	int i;
+
+	while (time(NULL) < end)
+		for (i = 0; i < nfiles; i++)
+			if (slurp(files[i], rbuf, sizeof(rbuf)) >= 0)
+				c.n++;
+			else
+				read_failed(&c, files[i]);
+	printf("readloop: %ld reads, %ld gone, %ld again, %ld failed\n",
+	       c.n, c.gone, c.again, c.failed);
+	return c.failed != 0;
+}
+
+static int same(const unsigned char *d, size_t n, const struct blob *b)
+{
+	return n == b->n && !memcmp(d, b->d, n);
+}
+
+/* A read that is neither A nor B: where it differs from the one its size */
+static void mismatch(const unsigned char *d, size_t n, const struct blob *a,
+		     const struct blob *b)
+{
+	const struct blob *ref = n == a->n ? a : b;
+	size_t i = 0;
+
+	if (n != a->n && n != b->n) {
+		printf("blobcheck: %zu bytes, neither %zu nor %zu\n", n, a->n,
+		       b->n);
+		return;
+	}
+	while (i < n && d[i] == ref->d[i])
+		i++;
+	printf("blobcheck: %zu bytes, the size of %s, differing from byte %zu on\n",
+	       n, ref == a ? "A" : "B", i);
+}
+
+static int blobcheck(const char *file, const struct blob *a,
+		     const struct blob *b, long secs)
+{
+	time_t end = time(NULL) + secs;
+	struct reads c = { 0 };
+	long na = 0, nb = 0, bad = 0;
+	ssize_t n;
+
+	while (time(NULL) < end) {
+		n = slurp(file, rbuf, sizeof(rbuf));
+		if (n < 0) {
+			read_failed(&c, file);
+			continue;
+		}
+		c.n++;
+		if (same(rbuf, n, a))
+			na++;
+		else if (same(rbuf, n, b))
+			nb++;
+		else if (!bad++)
+			mismatch(rbuf, n, a, b);
+	}
+	printf("blobcheck: %ld reads, %ld A, %ld B, %ld neither, %ld again, %ld failed\n",
+	       c.n, na, nb, bad, c.again, c.failed);
+	return bad || c.failed;
+}
+
+/* Writes @b to @file in one write; 0, or -1 (printed) */
+static int write_file(const char *file, const struct blob *b)
+{
+	int fd = open(file, O_WRONLY);
+
+	if (fd < 0 || write(fd, b->d, b->n) != (ssize_t)b->n) {
+		perror(file);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static int blobwrite(const char *file, const struct blob *a,
+		     const struct blob *b, long secs)
+{
+	time_t end = time(NULL) + secs;
+	long n = 0;
+
+	while (time(NULL) < end)
+		if (write_file(file, n++ & 1 ? b : a))
+			return 1;
+	printf("blobwrite: %ld writes\n", n);
+	return 0;
+}
+
+static int kclose(const char *file, const struct blob *b)
+{
+	struct io_uring_params p = { 0 };
+	int fd = open(file, O_WRONLY), ring;
+
+	if (fd < 0 || write(fd, b->d, b->n) != (ssize_t)b->n)
+		die(file);
+	ring = syscall(__NR_io_uring_setup, 1, &p);
+	if (ring < 0)
+		die("io_uring_setup");
+	if (syscall(__NR_io_uring_register, ring, IORING_REGISTER_FILES, &fd, 1))
+		die("IORING_REGISTER_FILES");
+	close(fd);
+	close(ring);	/* the ring is torn down in a workqueue */
+	return 0;
+}
+
+/* The commands above, or -1 if @argv names none of them */
+static int race_tool(int argc, char **argv)
+{
+	struct blob a, b;
+
+	if (argc >= 5 && !strcmp(argv[1], "readloop")) {
+		become(argv[2]);
+		return readloop(argv + 4, argc - 4, strtol(argv[3], NULL, 10));
+	}
+	if (argc == 7 && !strcmp(argv[1], "blobcheck")) {
+		a = load(argv[5]);
+		b = load(argv[6]);
+		become(argv[2]);
+		return blobcheck(argv[4], &a, &b, strtol(argv[3], NULL, 10));
+	}
+	if (argc == 6 && !strcmp(argv[1], "blobwrite")) {
+		a = load(argv[4]);
+		b = load(argv[5]);
+		return blobwrite(argv[3], &a, &b, strtol(argv[2], NULL, 10));
+	}
+	if (argc == 4 && !strcmp(argv[1], "kclose")) {
+		a = load(argv[3]);
+		return kclose(argv[2], &a);
+	}
+	if (argc >= 2 && (!strcmp(argv[1], "readloop") ||
+			  !strcmp(argv[1], "blobcheck") ||
+			  !strcmp(argv[1], "blobwrite") ||
+			  !strcmp(argv[1], "kclose"))) {
+		fprintf(stderr, "usage: ovpop-tool readloop UID SECS FILE... | blobcheck UID SECS FILE A B | blobwrite SECS FILE A B | kclose FILE BLOB\n");
+		return 2;
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct blob s;
+	int ret;
 
 	if (argc >= 5 && !strcmp(argv[1], "corpus")) {
 		s = load(argv[2]);
@@ -403,6 +624,9 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 3 && !strcmp(argv[1], "nocap"))
 		return nocap(argv + 2);
+	ret = race_tool(argc, argv);
+	if (ret >= 0)
+		return ret;
 	fprintf(stderr, "usage: ovpop-tool corpus SEED DIR MAXSIZE | fuzz SEED N RNGSEED | nocap CMD [ARG...]\n");
 	return 2;
 }
