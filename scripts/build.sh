@@ -11,7 +11,8 @@
 #
 # OVPOP_ARCH: the guest's arch, arm64 (default) or arm (lib.sh); KDIR must
 # be a kernel of that arch.
-# OVPOP_MODULE_DIR: the directory built with M= (default: the repository).
+# OVPOP_MODULE_DIR: the directory built with M= (default: a copy of the
+# repository's sources in a temporary directory, lib.sh's ovpop_module_copy).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 kdir=$1
 stage=$2
 repo=$(dirname "$here")
-moddir=${OVPOP_MODULE_DIR:-$repo}
+moddir=${OVPOP_MODULE_DIR:-}
 ovpop_arch
 arch=$OVPOP_ARCH
 cross=$ovpop_cross
@@ -33,7 +34,6 @@ base=$ovpop_base
 grep -q "^$ovpop_kconfig=y" "$kdir/.config" ||
 	die "build: $kdir is not an $arch kernel (no $ovpop_kconfig=y; OVPOP_ARCH=$arch)"
 [ -x "$busybox" ] || die "build: no $ovpop_debarch busybox at $busybox; run scripts/deps.sh $arch"
-[ -f "$moddir/Kbuild" ] || [ -f "$moddir/Makefile" ] || die "build: no Kbuild or Makefile in $moddir"
 
 # --- stage directory ----------------------------------------------------------
 marker=.ovpop-stage
@@ -50,8 +50,12 @@ stage=$(cd "$stage" && pwd)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ -z "$moddir" ]; then
+	moddir=$(ovpop_module_copy "$tmp/src") || die "build: cannot copy the sources"
+fi
 
 # --- modules ------------------------------------------------------------------
+[ -f "$moddir/Kbuild" ] || [ -f "$moddir/Makefile" ] || die "build: no Kbuild or Makefile in $moddir"
 log "build: modules (M=$moddir)"
 jobs=$(nproc 2>/dev/null || echo 2)
 if ! make -C "$kdir" M="$moddir" ARCH="$arch" CROSS_COMPILE="$cross" \

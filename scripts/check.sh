@@ -63,11 +63,14 @@ build_findings() {
 check_build() {
 	ovpop_arch
 	out=$(mktemp)
+	src=$(mktemp -d)
 	log "check: W=1 C=2 build against $1 ($OVPOP_ARCH)"
 	rc=0
-	make -s -C "$repo" KDIR="$1" ARCH="$OVPOP_ARCH" \
+	ovpop_module_copy "$src" >/dev/null || rc=1
+	make -s -C "$src" KDIR="$1" ARCH="$OVPOP_ARCH" \
 		CROSS_COMPILE="$ovpop_cross" OVPOP_TESTS=y W=1 C=2 \
 		>"$out" 2>&1 || rc=1
+	rm -rf "$src"
 	if grep -q 'sparse is not available or not up to date' "$out"; then
 		# 7.3's checker needs __typeof_unqual__, newer than Debian 12's
 		log "check: the host's sparse cannot check this kernel: W=1 only"

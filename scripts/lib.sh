@@ -65,6 +65,22 @@ ovpop_arch() {
 	ovpop_base=virt-$OVPOP_ARCH
 }
 
+# ovpop_module_copy DEST: copies what kbuild reads to build the module, the
+# test modules and the samples (Kbuild, Makefile, dkms.conf and their
+# sources, no build products) into DEST, emptied first; prints DEST. Lanes
+# that build at the same time (and people working in the clone) then never
+# write each other's objects: kbuild builds M= in place.
+ovpop_module_copy() {
+	_repo=$(cd "$(dirname "$0")/.." && pwd)
+	rm -rf "$1"
+	mkdir -p "$1" || return 1
+	(cd "$_repo" && find Kbuild Makefile dkms.conf module tests/modules \
+		tests/kunit samples -type f \( -name Kbuild -o -name Makefile -o \
+		-name dkms.conf -o -name '*.[chS]' -o -name '*.dtso' \) \
+		! -name '*.mod.c' -print | cpio -pdm --quiet "$1") || return 1
+	printf '%s\n' "$1"
+}
+
 # ovpop_prepare WORK [ARCH [VERSION]]: what test.sh, demo.sh and shell.sh do
 # before booting: deps, kernel (VERSION, default $OVPOP_KERNEL, default
 # 6.12; config variant $OVPOP_VARIANT, e.g. debug, default none) for ARCH
