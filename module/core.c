@@ -596,6 +596,61 @@ void ovpop_depopulate(struct device_node *root)
 }
 EXPORT_SYMBOL_GPL(ovpop_depopulate);
 
+/*
+ * Gives the kernel the device of a node of the base tree, and those below
+ * it: the kernel made one for such a node (at boot, or from its reconfig
+ * notifier when an overlay enables it), and ovpop one only after an overlay
+ * disabled the node and another enabled it again. The device stays
+ * registered and marked OF_POPULATED, as the kernel's are; its records go.
+ * Devices of overlay nodes below it are destroyed.
+ */
+static void ovpop_hand_over(struct ovpop_node *rec)
+{
+	struct ovpop_node *child, *tmp;
+
+	list_for_each_entry_safe_reverse(child, tmp, &rec->children, sibling) {
+		list_del(&child->sibling);
+		if (of_node_check_flag(child->dev->of_node, OF_OVERLAY))
+			ovpop_teardown(child);
+		else
+			ovpop_hand_over(child);
+	}
+	kmem_cache_free(ovpop_node_cache, rec);
+}
+
+/**
+ * ovpop_depopulate_exit() - stops managing a subtree when ovpop is unloaded
+ * @root: the root given to ovpop_populate()
+ *
+ * As ovpop_depopulate(), but leaves the system as the kernel alone would
+ * have it: the devices of base-tree nodes stay (ovpop_hand_over()); those
+ * of overlay nodes are destroyed. Only for a population without auxdata.
+ */
+void ovpop_depopulate_exit(struct device_node *root)
+{
+	struct ovpop_node *rec, *tmp;
+	struct ovpop_pop *pop;
+	LIST_HEAD(kept);
+
+	pop = ovpop_pop_claim(root);
+	if (!pop)
+		return;
+	mutex_lock(&ovpop_lock);
+	list_for_each_entry_safe(rec, tmp, &pop->top.children, sibling) {
+		if (of_node_check_flag(rec->dev->of_node, OF_OVERLAY))
+			continue;
+		list_del(&rec->sibling);
+		ovpop_unhash(rec);
+		list_add_tail(&rec->sibling, &kept);
+	}
+	mutex_unlock(&ovpop_lock);
+	list_for_each_entry_safe_reverse(rec, tmp, &kept, sibling) {
+		list_del(&rec->sibling);
+		ovpop_hand_over(rec);
+	}
+	ovpop_pop_teardown(pop);
+}
+
 static void devm_ovpop_depopulate(void *root)
 {
 	ovpop_depopulate(root);

@@ -77,6 +77,7 @@ void ovpop_core_exit(void);
 int ovpop_node_added(struct device_node *np);
 bool ovpop_remove_node(struct device_node *np);
 void ovpop_device_gone(struct device *dev);
+void ovpop_depopulate_exit(struct device_node *root);
 void ovpop_remove_below(struct device_node *np);
 bool ovpop_in_population(struct device_node *np);
 unsigned int ovpop_core_devices(size_t *bytes);

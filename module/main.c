@@ -46,7 +46,7 @@ static void ovpop_depopulate_root(void)
 {
 	if (!ovpop_root)
 		return;
-	ovpop_depopulate(ovpop_root);
+	ovpop_depopulate_exit(ovpop_root);
 	of_node_put(ovpop_root);
 	ovpop_root = NULL;
 }
