@@ -9,7 +9,8 @@
  *		errno, and reads back the name once applied, empty otherwise
  *	dtbo	binary overlay, applied when the writer closes the file (before
  *		close() returns); trailing bytes after fdt_totalsize() are
- *		ignored; reads back the applied blob
+ *		ignored; reads back the applied blob (EAGAIN if it changed size
+ *		during the read: read again)
  *	status	"applied" or "unapplied" (read-only)
  *	target	optional path of the node that the overlay's target-path
  *		properties are relative to (Linux 6.6 and later), written
@@ -221,6 +222,16 @@ static ssize_t ovpop_item_error_show(struct config_item *item, char *page)
 	return ovpop_show_string(it, page, &it->error);
 }
 
+/*
+ * configfs reads a binary attribute in two calls (fs/configfs/file.c,
+ * configfs_bin_read_iter()): the first, without a buffer, for the size; the
+ * second fills a vmalloc()ed buffer of that size, not zeroed, all of which
+ * goes to the reader whatever the call returns. A blob stored, applied or
+ * removed in between can have another size: then nothing is copied and the
+ * read fails with -EAGAIN. configfs frees its buffer on an error and starts
+ * over at the next read() of the same file, so the reader can retry; a
+ * blob padded or cut to the first size would not be a blob.
+ */
 static ssize_t ovpop_item_dtbo_read(struct config_item *item, void *buf,
 				    size_t max_count)
 {
@@ -230,8 +241,8 @@ static ssize_t ovpop_item_dtbo_read(struct config_item *item, void *buf,
 	mutex_lock(&it->lock);
 	len = it->dtbo_size;
 	if (buf) {
-		if (len > max_count)
-			len = -ENOSPC;
+		if (len != max_count)
+			len = -EAGAIN;
 		else if (len)
 			memcpy(buf, it->dtbo, len);
 	}
