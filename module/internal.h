@@ -123,12 +123,16 @@ void ovpop_notify_exit(void);
  * struct ovpop_layer - an overlay applied through configfs, in the stack
  * @list: entry in the stack, oldest first; empty while not applied
  * @nodes: the nodes of its changeset entries, as notified: hash of the full
- *	   name, how many entries in a row were on that node (layer.c),
- *	   whether the overlay added or enabled it (a device is due), and
+ *	   name, how many entries in a row were on that node (layer.c), and
  *	   whether it attached it (release.c counts the removal's
  *	   notifications with it)
  * @nnodes: number of @nodes
  * @size: number of @nodes allocated
+ * @added: the nodes the overlay added or enabled (a device is due), in the
+ *	   changeset's order, for the devices report; no references held:
+ *	   valid only under ovpop_stack_lock while the overlay is applied
+ * @nadded: number of @added
+ * @added_size: number of @added allocated
  * @tops: the recorded nodes not below the previous top: hash, and index
  *	  in @parents of the parent's full name
  * @ntops: number of @tops
@@ -149,10 +153,11 @@ struct ovpop_layer {
 	struct ovpop_layer_node {
 		u64 hash;
 		unsigned int entries;
-		bool added;
 		bool attached;
 	} *nodes;
 	unsigned int nnodes, size;
+	struct device_node **added;
+	unsigned int nadded, added_size;
 	struct ovpop_layer_top {
 		u64 hash;
 		unsigned int parent;
@@ -177,15 +182,6 @@ bool ovpop_layer_covers(const struct ovpop_layer *later,
 unsigned int ovpop_layer_entries(const struct ovpop_layer *l,
 				 const struct device_node *np, unsigned int *hint);
 size_t ovpop_layer_bytes(const struct ovpop_layer *l);
-/* A node the overlay added or enabled: hash of its full name, its order */
-struct ovpop_added {
-	u64 hash;
-	unsigned int order;
-};
-
-int ovpop_layer_added(const struct ovpop_layer *l, struct ovpop_added **added);
-int ovpop_layer_added_find(const struct ovpop_added *added, unsigned int n,
-			   const struct device_node *np);
 void ovpop_layer_clear(struct ovpop_layer *l);
 
 /* stack.c: see there for ovpop_stack_lock and its order */

@@ -24,7 +24,9 @@
  * @dtbo: copy of the applied blob (from either attribute), or of the stored
  *	  one in the dtbocfg dialect; NULL if none
  * @dtbo_size: its size
- * @ovcs_id: the overlay changeset id while applied, 0 otherwise
+ * @ovcs_id: the overlay changeset id while applied, 0 otherwise; changed
+ *	     under ovpop_stack_lock too (the devices report reads it under
+ *	     that lock alone)
  * @report: the devices report made for the reader's first call, or NULL
  * @report_len: its length
  * @layer: its place in the stack of applied overlays (ovpop_stack_lock;
@@ -35,7 +37,7 @@
  *
  * Lock order: configfs's subsystem mutex (held around drop_item) -> @lock
  * -> ovpop_stack_lock -> the OF overlay mutex -> ovpop_lock. The devices
- * report takes @lock only to copy or cache, never around device_lock().
+ * report takes @lock only to cache, and ovpop_stack_lock without @lock.
  */
 struct ovpop_item {
 	struct config_item item;

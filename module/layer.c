@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a layer (an overlay applied through configfs) records of its
- * changeset entries, in about 16 bytes per node (stack.c says what for):
+ * changeset entries, in about 16 bytes per node and 8 more for a node due a
+ * device (stack.c says what for):
  *
  * - for every node, in the order notified, a 64-bit hash of its full name
  *   and the number of entries notified on it in a row (what holds the
@@ -13,8 +14,13 @@
  *   nodes where one is at or below the other (the OF core's rule for
  *   removal) exactly when two of their tops do.
  *
- * Hashes, not node pointers or references: an overlay's nodes must be free
- * of extra references when it is removed, and a pointer could be reused.
+ * - the nodes the overlay added or enabled, due a device, as pointers in
+ *   the changeset's order: the devices report (report.c) reads them under
+ *   ovpop_stack_lock while the overlay is applied, which keeps them alive.
+ *
+ * Otherwise hashes, not node pointers or references: an overlay's nodes
+ * must be free of extra references when it is removed, and a pointer could
+ * be reused.
  * Two full names of one layer with the same hash would at worst make a
  * removal wait for a wrong count of references (siphash-2-4, fixed key:
  * the names are the overlay author's, and a collision is only that).
@@ -209,7 +215,6 @@ int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np)
 		return ret;
 	l->last = np;
 	l->nodes[l->nnodes].hash = hash;
-	l->nodes[l->nnodes].added = false;
 	l->nodes[l->nnodes].attached = false;
 	l->nodes[l->nnodes++].entries = 1;
 	return 0;
@@ -229,68 +234,6 @@ static int ovpop_u64_cmp(const void *a, const void *b)
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static int ovpop_added_cmp(const void *a, const void *b)
-{
-	return ovpop_u64_cmp(&((const struct ovpop_added *)a)->hash,
-			     &((const struct ovpop_added *)b)->hash);
-}
-
-/**
- * ovpop_layer_added() - the nodes the overlay added or enabled
- * @l: an applied layer
- * @added: set to a kmalloc()ed array of the hashes of their full names,
- *	   with their order in the changeset, sorted by hash; NULL for none.
- *	   The caller frees it.
- *
- * Return: the number of nodes, or -ENOMEM (also for an incomplete record).
- */
-int ovpop_layer_added(const struct ovpop_layer *l, struct ovpop_added **added)
-{
-	unsigned int i, n = 0;
-	struct ovpop_added *a;
-
-	*added = NULL;
-	if (l->all)
-		return -ENOMEM;
-	for (i = 0; i < l->nnodes; i++)
-		n += l->nodes[i].added;
-	if (!n)
-		return 0;
-	a = kmalloc_array(n, sizeof(*a), GFP_KERNEL);
-	if (!a)
-		return -ENOMEM;
-	for (i = 0, n = 0; i < l->nnodes; i++) {
-		if (!l->nodes[i].added)
-			continue;
-		a[n].hash = l->nodes[i].hash;
-		a[n++].order = i;
-	}
-	sort(a, n, sizeof(*a), ovpop_added_cmp, NULL);
-	*added = a;
-	return n;
-}
-
-/**
- * ovpop_layer_added_find() - finds a node among those ovpop_layer_added()
- *			      returned
- * @added: its array
- * @n: its number of nodes
- * @np: the node
- *
- * Return: the node's order in the changeset, or -ENOENT (also without
- * memory for its full name).
- */
-int ovpop_layer_added_find(const struct ovpop_added *added, unsigned int n,
-			   const struct device_node *np)
-{
-	struct ovpop_added key, *found;
-
-	if (ovpop_node_hash(np, &key.hash))
-		return -ENOENT;
-	found = bsearch(&key, added, n, sizeof(key), ovpop_added_cmp);
-	return found ? found->order : -ENOENT;
 }
 
 /* The hashes of @l's tops, sorted; NULL without memory */
@@ -412,6 +355,7 @@ size_t ovpop_layer_bytes(const struct ovpop_layer *l)
 	unsigned int i;
 
 	bytes += l->nodes ? ksize(l->nodes) : 0;
+	bytes += l->added ? ksize(l->added) : 0;
 	bytes += l->tops ? ksize(l->tops) : 0;
 	bytes += l->parents ? ksize(l->parents) : 0;
 	for (i = 0; i < l->nparents; i++)
@@ -431,11 +375,15 @@ void ovpop_layer_clear(struct ovpop_layer *l)
 	kfree(l->parents);
 	kfree(l->tops);
 	kfree(l->nodes);
+	kfree(l->added);
 	l->parents = NULL;
 	l->tops = NULL;
 	l->nodes = NULL;
+	l->added = NULL;
 	l->nnodes = 0;
 	l->size = 0;
+	l->nadded = 0;
+	l->added_size = 0;
 	l->ntops = 0;
 	l->tops_size = 0;
 	l->parents_size = 0;

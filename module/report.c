@@ -16,10 +16,24 @@
  * Nodes the overlay only changed (a property on an existing bus) and nodes
  * without a device are not listed.
  *
+ * The nodes are those the overlay's layer recorded as pointers (layer.c),
+ * used under ovpop_stack_lock and only while the item's overlay is applied:
+ * its changeset holds a reference on the node of each of its entries until
+ * it is freed (of_changeset_action()), at the overlay's removal, which
+ * happens under that lock (nothing else removes it: of_overlay_remove()
+ * needs its id, of_overlay_remove_all() has no caller in 6.1-7.3). Their
+ * ancestors stay too: they are the overlay's own nodes, of the base tree
+ * (never freed) or of earlier overlays, which the OF core does not remove
+ * while a later one has entries at or below their nodes
+ * (overlay_removal_is_ok()). The tree is never walked: a walk without the
+ * OF core's of_mutex can step from a node of an overlay being removed to
+ * its freed parent or sibling.
+ *
  * configfs reads a binary attribute in two calls: the first asks for the
- * size, the second fills a buffer of that size. The report is made in the
- * first and kept in the item for the second, so a device binding between
- * the calls cannot make the two disagree.
+ * size, the second fills a buffer of that size, all of which it copies to
+ * the reader. The report is made in the first and kept in the item for the
+ * second, so a device binding between the calls cannot make the two
+ * disagree; if they do, the second call still writes every byte.
  *
  * Only platform and AMBA devices are listed: an I2C or SPI client an
  * overlay adds is its bus driver's, and not looked up here.
@@ -31,28 +45,16 @@
 #include <linux/of_platform.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "item.h"
 
-/* The devices' lines, with their nodes' order, before they are joined */
+/* The devices' lines, before they are joined */
 struct ovpop_lines {
-	struct ovpop_line {
-		unsigned int order;
-		char *text;
-	} *line;
+	char **line;
 	unsigned int n, size;
 	size_t len;
 };
-
-static int ovpop_line_cmp(const void *a, const void *b)
-{
-	unsigned int x = ((const struct ovpop_line *)a)->order;
-	unsigned int y = ((const struct ovpop_line *)b)->order;
-
-	return x < y ? -1 : x > y;
-}
 
 /* The device made for @np, by ovpop or the kernel; a reference is held */
 static struct device *ovpop_report_device(struct device_node *np)
@@ -101,12 +103,14 @@ static char *ovpop_report_line(struct device *dev, struct device_node *np)
 	return line;
 }
 
-static int ovpop_report_add(struct ovpop_lines *ls, struct device_node *np,
-			    unsigned int order)
+static int ovpop_report_add(struct ovpop_lines *ls, struct device_node *np)
 {
-	struct device *dev = ovpop_report_device(np);
+	struct device *dev;
 	char *line;
 
+	if (!of_node_check_flag(np, OF_POPULATED))
+		return 0;	/* no device: skip the look-up */
+	dev = ovpop_report_device(np);
 	if (!dev)
 		return 0;
 	line = ovpop_report_line(dev, np);
@@ -116,79 +120,81 @@ static int ovpop_report_add(struct ovpop_lines *ls, struct device_node *np,
 		kfree(line);
 		return -ENOMEM;
 	}
-	ls->line[ls->n].order = order;
-	ls->line[ls->n++].text = line;
+	ls->line[ls->n++] = line;
 	ls->len += strlen(line);
 	return 0;
 }
 
-/* The lines of the devices of the nodes in @added, in their order */
-static int ovpop_report_lines(struct ovpop_lines *ls,
-			      const struct ovpop_added *added, unsigned int n)
+/*
+ * The lines of the devices of @it's added nodes, in their order. Under
+ * ovpop_stack_lock @it->ovcs_id tells whether the overlay is applied
+ * (apply.c and release.c change it under that lock), and while it is, the
+ * layer's nodes are live. Devices are locked under it (ovpop_report_line()):
+ * the apply path already takes device locks under ovpop_stack_lock (the
+ * probes of the devices it creates), and nothing takes ovpop_stack_lock
+ * under a device lock (only configfs callbacks and module exit take it), so
+ * the order is the one the apply uses. A slow probe holding a device's lock
+ * delays applies and removals as the apply's own probes do, never makes a
+ * removal wait for the report's references.
+ */
+static int ovpop_report_lines(struct ovpop_lines *ls, struct ovpop_item *it)
 {
-	struct device_node *np;
-	int order, ret;
+	const struct ovpop_layer *l = &it->layer;
+	unsigned int i;
+	int ret = 0;
 
-	/* of_find_all_nodes() puts the node it is given and gets the next */
-	for (np = of_find_all_nodes(NULL); np; np = of_find_all_nodes(np)) {
-		if (!np->parent || !of_node_check_flag(np, OF_POPULATED))
-			continue;
-		order = ovpop_layer_added_find(added, n, np);
-		if (order < 0)
-			continue;
-		ret = ovpop_report_add(ls, np, order);
-		if (ret) {
-			of_node_put(np);
-			return ret;
-		}
-	}
-	sort(ls->line, ls->n, sizeof(*ls->line), ovpop_line_cmp, NULL);
-	return 0;
+	mutex_lock(&ovpop_stack_lock);
+	if (it->ovcs_id && l->all)
+		ret = -ENOMEM;	/* the record is incomplete */
+	for (i = 0; it->ovcs_id && !ret && i < l->nadded; i++)
+		ret = ovpop_report_add(ls, l->added[i]);
+	mutex_unlock(&ovpop_stack_lock);
+	return ret;
 }
 
-/* Joins the lines into *@out (kvmalloc()ed), frees them; returns the length */
-static ssize_t ovpop_report_join(struct ovpop_lines *ls, char **out)
+static void ovpop_lines_free(struct ovpop_lines *ls)
+{
+	while (ls->n)
+		kfree(ls->line[--ls->n]);
+	kfree(ls->line);
+}
+
+/* Joins the lines into *@out (kvmalloc()ed); returns the length */
+static ssize_t ovpop_report_join(const struct ovpop_lines *ls, char **out)
 {
 	unsigned int i;
 	size_t k;
 	char *p;
 
-	*out = ls->len ? kvmalloc(ls->len, GFP_KERNEL) : NULL;
-	p = *out;
+	if (!ls->len)
+		return 0;
+	p = kvmalloc(ls->len, GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	*out = p;
 	for (i = 0; i < ls->n; i++) {
-		k = strlen(ls->line[i].text);
-		if (p) {
-			memcpy(p, ls->line[i].text, k);
-			p += k;
-		}
-		kfree(ls->line[i].text);
+		k = strlen(ls->line[i]);
+		memcpy(p, ls->line[i], k);
+		p += k;
 	}
-	kfree(ls->line);
-	return ls->len && !*out ? -ENOMEM : ls->len;
+	return ls->len;
 }
 
 /*
  * Makes the report of @it into *@out (kvmalloc()ed, NULL if empty) and
- * returns its length. The item's lock is held only to copy what the layer
- * recorded, not while devices are looked up and locked (a probe can hold
- * a device's lock for long).
+ * returns its length. The item's lock is not held: ovpop_stack_lock is
+ * taken after it where both are.
  */
 static ssize_t ovpop_report_make(struct ovpop_item *it, char **out)
 {
-	struct ovpop_added *added = NULL;
 	struct ovpop_lines ls = {};
-	ssize_t ret = 0;
+	ssize_t ret;
 
 	*out = NULL;
-	mutex_lock(&it->lock);
-	if (it->ovcs_id)
-		ret = ovpop_layer_added(&it->layer, &added);
-	mutex_unlock(&it->lock);
-	if (ret > 0)
-		ret = ovpop_report_lines(&ls, added, ret);
-	kfree(added);
+	ret = ovpop_report_lines(&ls, it);
 	if (!ret)
 		ret = ovpop_report_join(&ls, out);
+	ovpop_lines_free(&ls);
 	if (ret > OVPOP_REPORT_LIMIT) {
 		kvfree(*out);
 		*out = NULL;

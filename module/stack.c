@@ -122,8 +122,13 @@ void ovpop_layer_note_added(struct device_node *np)
 {
 	struct ovpop_layer *l = ovpop_recording();
 
-	if (l && !l->all && l->nnodes && np == l->last)
-		l->nodes[l->nnodes - 1].added = true;
+	if (!l || l->all || !l->nnodes || np != l->last)
+		return;
+	if (ovpop_grow((void **)&l->added, &l->added_size, l->nadded,
+		       sizeof(*l->added)))
+		l->all = true;
+	else
+		l->added[l->nadded++] = np;
 }
 
 /**
