@@ -32,7 +32,8 @@
  * rmdir of an overlay that the kernel cannot remove, because an overlay
  * applied after it covers its nodes, fails with EBUSY (stack.c).
  * Writes need CAP_SYS_ADMIN and are refused while the kernel is locked
- * down; blobs larger than the max_size parameter are refused.
+ * down; a dtbo is refused if a kernel thread closes it; blobs larger than
+ * the max_size parameter are refused.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,6 +42,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/of.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -250,6 +252,31 @@ static ssize_t ovpop_item_dtbo_read(struct config_item *item, void *buf,
 	return len;
 }
 
+/*
+ * configfs calls the write at the file's last close (fs/configfs/file.c,
+ * configfs_release_bin_file(), 6.1 to 7.3), in the task that drops the
+ * last reference. The callback gets the item and the bytes, neither the
+ * file nor configfs's buffer, and no callback runs at open() or write(),
+ * so the opener's credentials (file->f_cred) cannot be checked, only the
+ * closer's (capable() in apply.c). The closer is a kernel thread when the
+ * file outlives its opener's descriptors in a kernel object (an io_uring's
+ * registered files, freed by a workqueue; a unix socket's queue, freed by
+ * its garbage collector, a workqueue in 6.12): fput() then defers to a
+ * workqueue too. A kernel thread's credentials are the kernel's, which
+ * pass every capability check, so it is refused. A descriptor passed to
+ * another process that closes it last is checked against that process.
+ * Opening dtbo for writing needs uid 0 or CAP_DAC_OVERRIDE (mode 0644,
+ * owned by root).
+ */
+static int ovpop_check_closer(struct ovpop_item *it)
+{
+	if (current->flags & PF_KTHREAD)
+		return ovpop_fail(it, -EPERM,
+				  "closed by a kernel thread (%s), whose credentials are not the writer's: close dtbo in the writing process",
+				  current->comm);
+	return 0;
+}
+
 /* Called by configfs when the writer closes the file; it drops the result */
 static ssize_t ovpop_item_dtbo_write(struct config_item *item,
 				     const void *buf, size_t count)
@@ -258,6 +285,9 @@ static ssize_t ovpop_item_dtbo_write(struct config_item *item,
 	int ret;
 
 	mutex_lock(&it->lock);
+	ret = ovpop_check_closer(it);
+	if (ret)
+		goto out;
 	if (ovpop_dtbocfg) {
 		ret = ovpop_store_blob(it, buf, count);
 	} else {
@@ -265,6 +295,7 @@ static ssize_t ovpop_item_dtbo_write(struct config_item *item,
 		if (!ret)
 			ret = ovpop_apply(it, buf, count);
 	}
+out:
 	mutex_unlock(&it->lock);
 	return ret ?: count;
 }

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Security of the loader: no configfs attribute is world-writable; writes
-# need CAP_SYS_ADMIN (root without it is refused: ovpop-tool nocap); blobs
-# larger than the max_size parameter are refused (dtbo and path); path takes
-# only names under the firmware search path; and, last, once the kernel is
-# locked down (lockdown LSM, integrity) no overlay is loaded. The lockdown
-# cannot be undone, so run.sh runs this script last; on a kernel without
-# the lockdown LSM that case is skipped.
+# need CAP_SYS_ADMIN (root without it is refused: ovpop-tool nocap), also
+# when a kernel thread, whose credentials are the kernel's, closes the dtbo
+# last (ovpop-tool kclose); blobs larger than the max_size parameter are
+# refused (dtbo and path); path takes only names under the firmware search
+# path; and, last, once the kernel is locked down (lockdown LSM, integrity)
+# no overlay is loaded. The lockdown cannot be undone, so run.sh runs this
+# script last; on a kernel without the lockdown LSM that case is skipped.
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
@@ -19,8 +20,8 @@ max0=$(cat "$param")
 # shellcheck disable=SC2317 # run by ktap_end
 cleanup() {
 	echo "$max0" >"$param"
-	ov_remove sec-modes sec-nocap sec-nocap-path sec-big sec-big-path \
-		sec-dotdot sec-before sec-locked
+	ov_remove sec-modes sec-nocap sec-nocap-path sec-kclose sec-big \
+		sec-big-path sec-dotdot sec-before sec-locked
 }
 
 ktap_begin security
@@ -56,6 +57,21 @@ else
 fi
 refused sec-nocap-path nocap_path 'CAP_SYS_ADMIN'
 check_gone nocap_no_device /rtc@9010000
+
+# --- the closer's credentials ---------------------------------------------------
+# configfs applies a dtbo when the file's last reference goes, with the
+# credentials of whoever drops it: here a workqueue's, tearing down the
+# io_uring the writer registered the file in
+# shellcheck disable=SC2317 # run by wait_until
+kclose_done() {
+	[ "$(ov_status sec-kclose)" = applied ] || [ -n "$(cat "$OV_CFS/sec-kclose/error")" ]
+}
+mkdir "$OV_CFS/sec-kclose"
+"$OVPOP_DIR/bin/ovpop-tool" nocap "$OVPOP_DIR/bin/ovpop-tool" kclose \
+	"$OV_CFS/sec-kclose/dtbo" "$rtc"
+wait_until 10 kclose_done
+refused sec-kclose kclose_dtbo 'closed by a kernel thread'
+check_gone kclose_no_device /rtc@9010000
 
 # --- max_size -----------------------------------------------------------------------
 size=$(wc -c <"$rtc")
