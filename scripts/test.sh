@@ -45,8 +45,48 @@ failed=0
 skipped=0
 results=""
 
+# pair_split PAIR: sets version, arch and variant
+pair_split() {
+	version=${1%%/*}
+	arch=${1#*/}
+	variant=
+	case $arch in
+	*/*)
+		variant=${arch#*/}
+		arch=${arch%%/*}
+		;;
+	esac
+}
+
+# Every architecture of the matrix, for deps.sh
+archs=
+for pair in $matrix; do
+	pair_split "$pair"
+	case " $archs " in
+	*" $arch "*) ;;
+	*) archs="$archs $arch" ;;
+	esac
+done
+# shellcheck disable=SC2086 # a list of words
+"$here/deps.sh" $archs || die "test: deps.sh failed"
+
+# The kernels the matrix needs are built one after another in the
+# background, in its order, while the pairs before them run their guests
+# (a kernel already built is found at once). A pair whose kernel is being
+# built waits for it (kernel.sh locks each version), then finds it built.
+# The builds run niced: the guests' wall-clock waits come first.
+prebuild() {
+	for pair in $matrix; do
+		pair_split "$pair"
+		nice -n 10 "$here/kernel.sh" "$version" "$arch" "$variant" \
+			>/dev/null 2>>"$work/prebuild.log" || true
+	done
+}
+prebuild &
+prebuild_pid=$!
+trap 'kill "$prebuild_pid" 2>/dev/null' EXIT
+
 # Once for all pairs: checkpatch and shellcheck do not depend on the kernel
-"$here/deps.sh" || die "test: deps.sh failed"
 start=$(date +%s)
 if "$here/check.sh" style >"$work/style.log" 2>&1; then
 	passed=1
@@ -61,15 +101,7 @@ else
 "
 fi
 for pair in $matrix; do
-	version=${pair%%/*}
-	arch=${pair#*/}
-	variant=
-	case $arch in
-	*/*)
-		variant=${arch#*/}
-		arch=${arch%%/*}
-		;;
-	esac
+	pair_split "$pair"
 	out="$work/$version-$arch${variant:+-$variant}"
 	log "test: ===== $pair ====="
 	start=$(date +%s)
@@ -95,6 +127,10 @@ for pair in $matrix; do
 	results="$results$line
 "
 done
+
+# Every kernel of the matrix was needed by a pair: the builder is done
+wait "$prebuild_pid"
+trap - EXIT
 
 # Packaging (scripts/test-pkg.sh): make install and Debian's dkms against
 # the 6.12 arm64 kernel, in private directories. One case.
