@@ -11,21 +11,31 @@
  *
  * The walk also tells whether the core could fail to build the overlay's
  * changeset (precheck.c): only with two fragments or more (or labels, which
- * the core adds as one more), or with #address-cells or #size-cells in an
- * overlay, which must not change a live node's. Otherwise every entry is
- * for a different node or property (names are unique in a node, checked
- * here) and the conflict check, which unflattens a copy, is not needed.
+ * the core adds as one more), with #address-cells or #size-cells in an
+ * overlay, which must not change a live node's, with a phandle on a node
+ * that may exist with one of its own, or with sibling nodes whose names
+ * differ only in case, which may be one live node. Otherwise every entry
+ * is for a different node or property (names are unique in a node,
+ * checked here) and the conflict check, which unflattens a copy, is not
+ * needed.
  *
  * Some checks are about content, for values the OF core reads with strlen()
  * and so past the property if the final NUL is missing (KASAN:
  * slab-out-of-bounds, found by tests/guest/fuzz.sh on the debug lane): each
  * value of /__fixups__ (of_resolve_phandles()), and the string properties
  * that matching and device creation read (of_device_is_compatible() walks
- * "compatible" with of_prop_next_string(), for one).
+ * "compatible" with of_prop_next_string(), for one). The offsets of
+ * /__local_fixups__ are checked against the properties they name, as the
+ * resolver finds them: its own bounds check wraps (fixups.c).
+ * Nodes are named and found as the OF core does it: a name is what follows
+ * its last '/' (kbasename()), special nodes are recognised without their
+ * unit address (of_node_name_eq()), and the resolver and the changeset
+ * build match node names ignoring case (of_node_cmp()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bits.h>
+#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/libfdt.h>
 #include <linux/log2.h>
@@ -33,9 +43,8 @@
 #include <linux/string.h>
 #include <linux/stringhash.h>
 
+#include "fdtcheck.h"
 #include "internal.h"
-
-#define OVPOP_FDT_MAX_DEPTH	64
 
 /* A name in one node: a property or a child node */
 struct ovpop_fdt_name {
@@ -69,6 +78,10 @@ struct ovpop_fdt_walk {
 	bool root_done;
 	unsigned int fragments;		/* __overlay__ nodes of fragments */
 	bool symbols, cells;		/* /__symbols__, #*-cells in an overlay */
+	bool phandles;			/* a phandle on an overlay node */
+	u32 root, local_fixups;		/* nodes; local_fixups 0: none */
+	struct ovpop_fdt_shadow *shadow;
+	unsigned int nshadow, shadow_cap;
 	struct ovpop_fdt_seen seen[OVPOP_FDT_SEEN];
 	unsigned int *slots;		/* hash table for the names of a node */
 	unsigned int nslots;
@@ -80,6 +93,47 @@ static bool ovpop_fdt_same(const struct ovpop_fdt_name *x,
 			   const struct ovpop_fdt_name *y)
 {
 	return x->node == y->node && !strcmp(x->name, y->name);
+}
+
+/* As of_node_name_eq(): @name without its unit address is @what */
+static bool ovpop_fdt_name_eq(const char *name, const char *what)
+{
+	size_t len;
+
+	name = kbasename(name);
+	len = strchrnul(name, '@') - name;
+	return len == strlen(what) && !strncmp(name, what, len);
+}
+
+/* A hash of a node name that ovpop_fdt_same_node() names alike share */
+static u32 ovpop_fdt_node_hash(const char *name)
+{
+	unsigned long hash = init_name_hash(NULL);
+
+	for (name = kbasename(name); *name; name++)
+		hash = partial_name_hash(tolower(*name), hash);
+	return end_name_hash(hash);
+}
+
+/* Notes that node @x has the same name as its earlier sibling @y */
+static int ovpop_fdt_shadowed(struct ovpop_fdt_walk *w,
+			      const struct ovpop_fdt_name *x,
+			      const struct ovpop_fdt_name *y)
+{
+	struct ovpop_fdt_shadow *sh;
+
+	if (w->nshadow == w->shadow_cap) {
+		sh = krealloc_array(w->shadow, w->shadow_cap * 2 + 8,
+				    sizeof(*sh), GFP_KERNEL);
+		if (!sh)
+			return -ENOMEM;
+		w->shadow = sh;
+		w->shadow_cap = w->shadow_cap * 2 + 8;
+	}
+	/* a node's name follows its 4-byte token */
+	w->shadow[w->nshadow].node = x->name - 4 - w->blob;
+	w->shadow[w->nshadow++].first = y->name - 4 - w->blob;
+	return 0;
 }
 
 static int ovpop_fdt_add(struct ovpop_fdt_walk *w, const char *name, bool node)
@@ -106,7 +160,7 @@ static int ovpop_fdt_dup_hashed(struct ovpop_fdt_walk *w,
 				const struct ovpop_fdt_name **dup)
 {
 	unsigned int size = roundup_pow_of_two(f->n * 2), i, s, *slots;
-	struct ovpop_fdt_name *x, *y;
+	struct ovpop_fdt_name *x, *y, *first;
 
 	if (size > w->nslots) {
 		kvfree(w->slots);
@@ -120,35 +174,58 @@ static int ovpop_fdt_dup_hashed(struct ovpop_fdt_walk *w,
 	memset(slots, 0, size * sizeof(*slots));
 	for (i = 0; i < f->n; i++) {
 		x = &f->names[i];
-		x->hash = full_name_hash(NULL, x->name, strlen(x->name)) ^ x->node;
+		x->hash = x->node ? ovpop_fdt_node_hash(x->name) | 1 :
+			  full_name_hash(NULL, x->name, strlen(x->name)) & ~1U;
+		first = NULL;
 		for (s = x->hash & (size - 1); slots[s]; s = (s + 1) & (size - 1)) {
 			y = &f->names[slots[s] - 1];
-			if (y->hash == x->hash && ovpop_fdt_same(y, x)) {
+			if (y->hash != x->hash || y->node != x->node)
+				continue;
+			if (ovpop_fdt_same(y, x)) {
 				*dup = x;
 				return 0;
 			}
+			if (x->node && ovpop_fdt_same_node(y->name, x->name) &&
+			    (!first || y < first))
+				first = y;
 		}
+		if (first && ovpop_fdt_shadowed(w, x, first))
+			return -ENOMEM;
 		slots[s] = i + 1;
 	}
 	return 0;
 }
 
-/* Sets *@dup to the first name of a frame given twice, or NULL */
+/*
+ * Sets *@dup to the first name of a frame given twice, or NULL, and notes
+ * the nodes whose names differ only in case from an earlier sibling's
+ */
 static int ovpop_fdt_dup(struct ovpop_fdt_walk *w, struct ovpop_fdt_frame *f,
 			 const struct ovpop_fdt_name **dup)
 {
+	const struct ovpop_fdt_name *x, *y, *first;
 	unsigned int i, j;
 
 	*dup = NULL;
 	if (f->n > 8)
 		return ovpop_fdt_dup_hashed(w, f, dup);
-	/* a node's few properties: pairwise */
-	for (i = 1; i < f->n; i++)
-		for (j = 0; j < i; j++)
-			if (ovpop_fdt_same(&f->names[j], &f->names[i])) {
-				*dup = &f->names[i];
+	/* a node's few names: pairwise */
+	for (i = 1; i < f->n; i++) {
+		x = &f->names[i];
+		first = NULL;
+		for (j = 0; j < i; j++) {
+			y = &f->names[j];
+			if (ovpop_fdt_same(y, x)) {
+				*dup = x;
 				return 0;
 			}
+			if (!first && x->node && y->node &&
+			    ovpop_fdt_same_node(y->name, x->name))
+				first = y;
+		}
+		if (first && ovpop_fdt_shadowed(w, x, first))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -182,6 +259,11 @@ static const char * const ovpop_fdt_strings[] = {
 /* What the walk checks of a property, by its name */
 #define OVPOP_FDT_STRING	BIT(0)	/* a string (list): ends in NUL */
 #define OVPOP_FDT_CELLS		BIT(1)	/* #address-cells, #size-cells */
+#define OVPOP_FDT_PHANDLE	BIT(2)	/* sets the node's phandle (fdt.c) */
+
+static const char * const ovpop_fdt_phandles[] = {
+	"phandle", "linux,phandle", "ibm,phandle",
+};
 
 /* A property value the core reads as string(s) ends in NUL */
 static bool ovpop_fdt_unterminated(const struct ovpop_fdt_walk *w,
@@ -225,9 +307,29 @@ static const char *ovpop_fdt_prop_name(struct ovpop_fdt_walk *w, u32 nameoff,
 		*kind |= OVPOP_FDT_STRING;
 	if (!strcmp(name, "#address-cells") || !strcmp(name, "#size-cells"))
 		*kind |= OVPOP_FDT_CELLS;
+	if (match_string(ovpop_fdt_phandles, ARRAY_SIZE(ovpop_fdt_phandles),
+			 name) >= 0)
+		*kind |= OVPOP_FDT_PHANDLE;
 	seen->off1 = nameoff + 1;
 	seen->kind = *kind;
 	return name;
+}
+
+/* A node just begun at w->off, at w->depth: the ones the OF core looks for */
+static void ovpop_fdt_special(struct ovpop_fdt_walk *w, const char *name)
+{
+	/* of_resolve_phandles() reads every root child named so */
+	w->stack[w->depth].fixups = w->depth == 1 &&
+				    ovpop_fdt_name_eq(name, "__fixups__");
+	if (!w->depth)
+		w->root = w->off;
+	if (w->depth == 1 && ovpop_fdt_name_eq(name, "__symbols__"))
+		w->symbols = true;
+	if (w->depth == 1 && !w->local_fixups &&
+	    ovpop_fdt_name_eq(name, "__local_fixups__"))
+		w->local_fixups = w->off;
+	if (w->depth == 2 && ovpop_fdt_name_eq(name, "__overlay__"))
+		w->fragments++;
 }
 
 static int ovpop_fdt_bad(struct ovpop_fdt_walk *w, const char *what)
@@ -258,12 +360,7 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 			return -ENOMEM;
 		if (++w->depth >= OVPOP_FDT_MAX_DEPTH)
 			return ovpop_fdt_bad(w, "nodes nested too deep");
-		w->stack[w->depth].fixups = w->depth == 1 &&
-					    !strcmp(name, "__fixups__");
-		if (w->depth == 1 && !strcmp(name, "__symbols__"))
-			w->symbols = true;
-		if (w->depth == 2 && !strcmp(name, "__overlay__"))
-			w->fragments++;
+		ovpop_fdt_special(w, name);
 		w->off += 4 + ALIGN(strlen(name) + 1, 4);
 		return 0;
 	case FDT_END_NODE:
@@ -289,6 +386,9 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 			return -ENOMEM;
 		if (w->depth >= 2 && (kind & OVPOP_FDT_CELLS))
 			w->cells = true;
+		/* the node of a fragment's __overlay__ node and below */
+		if (w->depth >= 3 && (kind & OVPOP_FDT_PHANDLE))
+			w->phandles = true;
 		w->off += 12 + ALIGN(len, 4);
 		return 0;
 	case FDT_NOP:
@@ -305,6 +405,19 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
 	}
 }
 
+/* Checks /__local_fixups__ of the blob the walk checked (fixups.c) */
+static int ovpop_fdt_fixups(struct ovpop_fdt_walk *w)
+{
+	struct ovpop_fdt_checked c = {
+		.blob = w->blob, .strings = w->strings,
+		.root = w->root, .local_fixups = w->local_fixups,
+		.shadow = w->shadow, .nshadow = w->nshadow,
+		.msg = w->msg, .msg_len = w->msg_len,
+	};
+
+	return w->local_fixups ? ovpop_fixups_check(&c) : 0;
+}
+
 /**
  * ovpop_blob_check() - checks the structure of a flattened device tree
  * @blob: the blob; its magic and totalsize were checked
@@ -314,7 +427,8 @@ static int ovpop_fdt_token(struct ovpop_fdt_walk *w)
  *
  * Return: 1 if the blob is well formed and the OF core could fail to build
  * its changeset (ovpop_precheck() has to look), 0 if well formed and it
- * cannot, -EINVAL with @msg set if not well formed, -ENOMEM.
+ * cannot, -EINVAL with @msg set if not well formed or its /__local_fixups__
+ * do not fit it, -ENOMEM.
  */
 int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len)
 {
@@ -359,10 +473,13 @@ int ovpop_blob_check(const void *blob, size_t size, char *msg, size_t msg_len)
 		ret = ovpop_fdt_token(w);
 	} while (!ret);
 	if (ret > 0)
-		ret = w->fragments > 1 || w->symbols || w->cells;
+		ret = ovpop_fdt_fixups(w) ?:
+		      w->fragments > 1 || w->symbols || w->cells ||
+		      w->phandles || w->nshadow;
 	for (i = 0; i < OVPOP_FDT_MAX_DEPTH; i++)
 		kfree(w->stack[i].names);
 	kvfree(w->slots);
+	kfree(w->shadow);
 	kfree(w);
 	return ret;
 }
