@@ -3,16 +3,23 @@
  * Refusing overlays whose changeset the OF core would fail to build.
  *
  * of_overlay_fdt_apply() registers an overlay before it builds its
- * changeset. If the build fails (two fragments set the same property or add
- * the same node, a fragment changes #address-cells or #size-cells, a label
- * is in the live tree already), the half-built changeset stays in the
+ * changeset. If the build fails, the half-built changeset stays in the
  * core's list: of_overlay_remove() fails to revert entries that were never
  * applied ("Error reverting changeset"), its memory is lost, and its entries
  * block the removal of every overlay applied before it that they cover (an
- * entry on / blocks them all). So the loader looks for these conflicts
- * first, on a resolved copy of the overlay and by the core's rules
- * (init_overlay_changeset(), build_changeset() and add_changeset_property()
- * in drivers/of/overlay.c), and refuses the overlay with what conflicts.
+ * entry on / blocks them all). So the loader looks for what fails the
+ * build first, on a resolved copy of the overlay and by the core's rules
+ * (drivers/of/overlay.c, the same in 6.1 and 6.12), and refuses the overlay
+ * with what conflicts. build_changeset() fails, other than for memory, when
+ * - a fragment changes #address-cells or #size-cells of a live node
+ *   (add_changeset_property());
+ * - an overlay node and the live node of the same name (of_node_cmp(): case
+ *   does not count) both have a phandle (add_changeset_node());
+ * - a label is in the live tree already, or its path in the overlay's
+ *   __symbols__ does not lead into a fragment's __overlay__ node (then
+ *   dup_and_fixup_symbol_prop() returns NULL: -ENOMEM);
+ * - two entries are for the same node, or the same property of a node
+ *   (changeset_dup_entry_check(): their nodes' full paths compare equal).
  * Errors the core finds before the build (an unresolved label, a missing
  * target) are left to the core: it fails them without side effects. The
  * loader runs this only for overlays that can conflict at all (blob.c).
@@ -72,6 +79,23 @@ static bool ovpop_pc_skipped(const char *name)
 	       !strcmp(name, "linux,phandle");
 }
 
+/*
+ * An overlay property @p on live node @live at @path whose property @lp has
+ * that name: for #address-cells and #size-cells the values must be equal,
+ * and make no entry (1); other properties make one (0)
+ */
+static int ovpop_pc_cells(struct ovpop_pc *pc, const struct property *p,
+			  const struct property *lp, const char *path)
+{
+	if (!lp || (strcmp(p->name, "#address-cells") &&
+		    strcmp(p->name, "#size-cells")))
+		return 0;
+	if (lp->length == p->length && !memcmp(lp->value, p->value, p->length))
+		return 1;
+	snprintf(pc->msg, pc->msg_len, "changes %s of %s", p->name, path);
+	return -EINVAL;
+}
+
 /* Properties of @ov set on @live (NULL: a new node, no conflict of its own) */
 static int ovpop_pc_props(struct ovpop_pc *pc, struct device_node *ov,
 			  struct device_node *live, const char *path)
@@ -85,18 +109,10 @@ static int ovpop_pc_props(struct ovpop_pc *pc, struct device_node *ov,
 		if (ovpop_pc_skipped(p->name))
 			continue;
 		lp = of_find_property(live, p->name, NULL);
-		if (lp && (!strcmp(p->name, "#address-cells") ||
-			   !strcmp(p->name, "#size-cells"))) {
-			if (lp->length != p->length ||
-			    memcmp(lp->value, p->value, p->length)) {
-				snprintf(pc->msg, pc->msg_len, "changes %s of %s",
-					 p->name, path);
-				return -EINVAL;
-			}
-			continue;	/* same value: no entry */
-		}
-		ret = ovpop_pc_add(pc, path, p->name);
-		if (ret)
+		ret = ovpop_pc_cells(pc, p, lp, path);
+		if (!ret)
+			ret = ovpop_pc_add(pc, path, p->name);
+		if (ret < 0)
 			return ret;
 	}
 	return 0;
@@ -117,7 +133,29 @@ static struct device_node *ovpop_pc_live_child(struct device_node *live,
 	return NULL;
 }
 
-/* The entries of overlay node @ov applied at @path (@live, if it exists) */
+/*
+ * Overlay node @child at live node @lchild (NULL: a new node), as
+ * add_changeset_node(): both may not have a phandle
+ */
+static int ovpop_pc_phandles(struct ovpop_pc *pc, struct device_node *child,
+			     struct device_node *lchild, const char *cpath)
+{
+	if (!lchild)
+		return ovpop_pc_add(pc, cpath, NULL);
+	if (!child->phandle || !lchild->phandle)
+		return 0;
+	snprintf(pc->msg, pc->msg_len,
+		 "%s has a phandle in the live tree and one in the overlay",
+		 cpath);
+	return -EINVAL;
+}
+
+/*
+ * The entries of overlay node @ov applied at @path (@live, if it exists).
+ * The paths are those the core prints for the entries' nodes (%pOF): an
+ * existing node by its live name, which may differ in case from the
+ * overlay's.
+ */
 static int ovpop_pc_walk(struct ovpop_pc *pc, struct device_node *ov,
 			 struct device_node *live, const char *path)
 {
@@ -131,16 +169,12 @@ static int ovpop_pc_walk(struct ovpop_pc *pc, struct device_node *ov,
 			of_node_put(child);
 			break;
 		}
-		cpath = kasprintf(GFP_KERNEL, "%s/%s", strcmp(path, "/") ? path : "",
-				  kbasename(child->full_name));
-		ret = ovpop_pc_keep(pc, cpath);
-		if (ret)
-			continue;
 		lchild = ovpop_pc_live_child(live, child);
-		if (!lchild)
-			ret = ovpop_pc_add(pc, cpath, NULL);
-		if (!ret)
-			ret = ovpop_pc_walk(pc, child, lchild, cpath);
+		cpath = kasprintf(GFP_KERNEL, "%s/%s", strcmp(path, "/") ? path : "",
+				  kbasename((lchild ?: child)->full_name));
+		ret = ovpop_pc_keep(pc, cpath) ?:
+		      ovpop_pc_phandles(pc, child, lchild, cpath) ?:
+		      ovpop_pc_walk(pc, child, lchild, cpath);
 		of_node_put(lchild);
 	}
 	return ret;
@@ -169,28 +203,104 @@ static struct device_node *ovpop_pc_target(struct device_node *frag,
 	return np;
 }
 
-/* Labels: the core refuses one that the live tree has */
+/*
+ * As __of_find_node_by_path(), which is not exported: the child of @parent
+ * named exactly as @path up to its first '/' or ':' (a reference), or NULL
+ */
+static struct device_node *ovpop_pc_child(struct device_node *parent,
+					  const char *path)
+{
+	size_t len = strcspn(path, "/:");
+	struct device_node *child;
+	const char *name;
+
+	if (!len)
+		return NULL;
+	for_each_child_of_node(parent, child) {
+		name = kbasename(child->full_name);
+		if (strlen(name) == len && !strncmp(path, name, len))
+			return child;
+	}
+	return NULL;
+}
+
+/*
+ * As dup_and_fixup_symbol_prop(): the path of a label in the overlay's
+ * __symbols__ (a string) leads, from its second character, to a fragment
+ * and its __overlay__ node (the one the core took for the fragment), and
+ * is at least as long as that node's path
+ */
+static bool ovpop_pc_symbol_ok(struct device_node *root,
+			       const struct property *p)
+{
+	struct device_node *frag, *ov = NULL, *first = NULL;
+	const char *path = p->value;
+	bool ok = false;
+
+	if (!p->length || strnlen(path, p->length) >= p->length || !*path)
+		return false;
+	frag = ovpop_pc_child(root, path + 1);
+	if (frag) {
+		ov = ovpop_pc_child(frag, "__overlay__/");
+		first = of_get_child_by_name(frag, "__overlay__");
+	}
+	if (ov && ov == first)
+		ok = snprintf(NULL, 0, "%pOF", ov) <= strlen(path);
+	of_node_put(first);
+	of_node_put(ov);
+	of_node_put(frag);
+	return ok;
+}
+
+/* Label @p, @lp the live one of that name, if any: its entry, or -EINVAL */
+static int ovpop_pc_symbol(struct ovpop_pc *pc, struct device_node *root,
+			   const struct property *p, const struct property *lp,
+			   const char *path)
+{
+	if (lp) {
+		snprintf(pc->msg, pc->msg_len,
+			 "label %s is in the live tree already", p->name);
+		return -EINVAL;
+	}
+	if (!ovpop_pc_symbol_ok(root, p)) {
+		snprintf(pc->msg, pc->msg_len,
+			 "label %s: its path is not in a fragment's overlay",
+			 p->name);
+		return -EINVAL;
+	}
+	return ovpop_pc_add(pc, path, p->name);
+}
+
+/* Labels: the entries on the live /__symbols__ */
 static int ovpop_pc_symbols(struct ovpop_pc *pc, struct device_node *root)
 {
 	struct device_node *ov, *live;
-	struct property *p;
+	struct property *p, *lp;
+	const char *path;
 	int ret = 0;
 
 	ov = of_get_child_by_name(root, "__symbols__");
 	live = of_find_node_by_path("/__symbols__");
-	if (ov && live) {
-		for_each_property_of_node(ov, p) {
-			if (ovpop_pc_skipped(p->name) || !of_find_property(live, p->name, NULL))
-				continue;
-			snprintf(pc->msg, pc->msg_len,
-				 "label %s is in the live tree already", p->name);
-			ret = -EINVAL;
+	if (!ov || !live)
+		goto out;	/* no labels, or the core refuses them early */
+	ret = ovpop_pc_keep(pc, kstrdup("/__symbols__", GFP_KERNEL));
+	if (ret)
+		goto out;
+	path = pc->paths[pc->npaths - 1];
+	for_each_property_of_node(ov, p) {
+		if (ovpop_pc_skipped(p->name))
+			continue;
+		lp = of_find_property(live, p->name, NULL);
+		ret = ovpop_pc_cells(pc, p, lp, path);
+		if (!ret)
+			ret = ovpop_pc_symbol(pc, root, p, lp, path);
+		if (ret < 0)
 			break;
-		}
 	}
+out:
 	of_node_put(live);
 	of_node_put(ov);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 /*
@@ -228,6 +338,12 @@ static int ovpop_pc_fragments(struct ovpop_pc *pc, struct device_node *root,
 	return ret;
 }
 
+/*
+ * find_dup_cset_node_entry() and find_dup_cset_prop() take two entries for
+ * the same node when of_node_cmp() finds their names alike and their full
+ * paths (%pOF) are equal, compared exactly; property names are compared
+ * exactly (of_prop_cmp()). The entries' paths here are those paths.
+ */
 static int ovpop_pc_cmp(const void *a, const void *b)
 {
 	const struct ovpop_pc_entry *x = a, *y = b;
