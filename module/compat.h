@@ -37,9 +37,10 @@ static inline void ovpop_compat_clear_not_device(struct device_node *np)
 }
 
 /*
- * of_overlay_fdt_apply(): 6.6 added the target_base argument, the node that
- * fragments' target-path properties are relative to. Before, an apply with
- * a base is refused.
+ * of_overlay_fdt_apply(): 6.6 added the target_base argument (commit "of:
+ * overlay: Extend of_overlay_fdt_apply() to specify the target node"), the
+ * node that fragments' target-path properties are relative to. Before, an
+ * apply with a base is refused.
  */
 #define OVPOP_HAVE_TARGET_BASE \
 	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0))
@@ -58,7 +59,8 @@ static inline int ovpop_compat_overlay_apply(const void *fdt, u32 size,
 }
 
 /*
- * AMBA devices and their node: since 6.7 amba_device_add() takes the node
+ * AMBA devices and their node: since 6.7 (commit "amba: bus: balance
+ * firmware node reference counting") amba_device_add() takes the node
  * reference and amba_device_release() drops it; before, the creator took it
  * and the release dropped it. Set the node just before amba_device_add(),
  * and clear it again if the device never gets there.
@@ -82,10 +84,12 @@ static inline void ovpop_compat_amba_clear_node(struct device *dev)
 }
 
 /*
- * of_device_make_bus_id(): exported since 6.7; before, a copy of the
- * kernel's static one names AMBA devices the way the kernel does.
+ * of_device_make_bus_id(): exported since 6.8 (commit "of: device: Export
+ * of_device_make_bus_id()", merged with the nvmem changes for 6.8), static
+ * in drivers/of/platform.c before; there a copy of it names AMBA devices
+ * the way the kernel does.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 #define ovpop_compat_make_bus_id of_device_make_bus_id
 #else
 #include <linux/of_address.h>
