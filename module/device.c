@@ -11,6 +11,8 @@
 #include <linux/err.h>
 #include <linux/ioport.h>
 #include <linux/ktime.h>
+#include <linux/nodemask.h>
+#include <linux/numa.h>
 #include <linux/of.h>
 #include <linux/of_address.h>
 #include <linux/of_device.h>
@@ -98,6 +100,31 @@ static struct platform_device *ovpop_platform_alloc(struct device_node *np,
 }
 
 /*
+ * As of_node_to_nid() (drivers/of/of_numa.c), which is not exported: the
+ * "numa-node-id" of the node or of its nearest ancestor that has one, if
+ * that NUMA node is possible. Only kernels with CONFIG_OF_NUMA read it.
+ */
+static int ovpop_node_to_nid(struct device_node *np)
+{
+	int r = -ENODATA;
+	u32 nid;
+
+	if (!IS_ENABLED(CONFIG_OF_NUMA))
+		return NUMA_NO_NODE;
+	for (np = of_node_get(np); np; np = of_get_next_parent(np)) {
+		r = of_property_read_u32(np, "numa-node-id", &nid);
+		if (r != -EINVAL)	/* -EINVAL: the node has none */
+			break;
+	}
+	if (np && r)
+		pr_warn("Invalid \"numa-node-id\" property in node %pOFn\n", np);
+	of_node_put(np);
+	if (!r && nid < MAX_NUMNODES && node_possible(nid))
+		return nid;
+	return NUMA_NO_NODE;
+}
+
+/*
  * As of_platform_device_create_pdata(), without of_device_register() (which
  * would initialise the device twice) and without platform_device_add()
  * (which would claim the memory ranges and break drivers that claim them).
@@ -122,6 +149,12 @@ static struct device *ovpop_platform_create(struct device_node *np,
 	of_msi_configure(&pdev->dev, np);
 	pdev->name = dev_name(&pdev->dev);
 	pdev->id = PLATFORM_DEVID_NONE;
+	/*
+	 * As of_device_add(); device_add() gives a device without a node
+	 * its parent's. AMBA devices always get their parent's: the kernel's
+	 * of_amba_device_create() sets none (6.1, 6.12).
+	 */
+	set_dev_node(&pdev->dev, ovpop_node_to_nid(np));
 
 	ovpop_compat_clear_not_device(np);
 	t0 = ktime_get_ns();
