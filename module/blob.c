@@ -120,16 +120,9 @@ static int ovpop_fdt_shadowed(struct ovpop_fdt_walk *w,
 			      const struct ovpop_fdt_name *x,
 			      const struct ovpop_fdt_name *y)
 {
-	struct ovpop_fdt_shadow *sh;
-
-	if (w->nshadow == w->shadow_cap) {
-		sh = krealloc_array(w->shadow, w->shadow_cap * 2 + 8,
-				    sizeof(*sh), GFP_KERNEL);
-		if (!sh)
-			return -ENOMEM;
-		w->shadow = sh;
-		w->shadow_cap = w->shadow_cap * 2 + 8;
-	}
+	if (ovpop_grow((void **)&w->shadow, &w->shadow_cap, w->nshadow,
+		       sizeof(*w->shadow)))
+		return -ENOMEM;
 	/* a node's name follows its 4-byte token */
 	w->shadow[w->nshadow].node = x->name - 4 - w->blob;
 	w->shadow[w->nshadow++].first = y->name - 4 - w->blob;

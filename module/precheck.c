@@ -96,113 +96,6 @@ static int ovpop_pc_cells(struct ovpop_pc *pc, const struct property *p,
 	return -EINVAL;
 }
 
-/* Properties of @ov set on @live (NULL: a new node, no conflict of its own) */
-static int ovpop_pc_props(struct ovpop_pc *pc, struct device_node *ov,
-			  struct device_node *live, const char *path)
-{
-	struct property *p, *lp;
-	int ret;
-
-	if (!live)
-		return 0;
-	for_each_property_of_node(ov, p) {
-		if (ovpop_pc_skipped(p->name))
-			continue;
-		lp = of_find_property(live, p->name, NULL);
-		ret = ovpop_pc_cells(pc, p, lp, path);
-		if (!ret)
-			ret = ovpop_pc_add(pc, path, p->name);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
-/* The child of @live that @ov names (a reference), as add_changeset_node() */
-static struct device_node *ovpop_pc_live_child(struct device_node *live,
-					       struct device_node *ov)
-{
-	const char *name = kbasename(ov->full_name);
-	struct device_node *child;
-
-	if (!live)
-		return NULL;
-	for_each_child_of_node(live, child)
-		if (!of_node_cmp(name, kbasename(child->full_name)))
-			return child;
-	return NULL;
-}
-
-/*
- * Overlay node @child at live node @lchild (NULL: a new node), as
- * add_changeset_node(): both may not have a phandle
- */
-static int ovpop_pc_phandles(struct ovpop_pc *pc, struct device_node *child,
-			     struct device_node *lchild, const char *cpath)
-{
-	if (!lchild)
-		return ovpop_pc_add(pc, cpath, NULL);
-	if (!child->phandle || !lchild->phandle)
-		return 0;
-	snprintf(pc->msg, pc->msg_len,
-		 "%s has a phandle in the live tree and one in the overlay",
-		 cpath);
-	return -EINVAL;
-}
-
-/*
- * The entries of overlay node @ov applied at @path (@live, if it exists).
- * The paths are those the core prints for the entries' nodes (%pOF): an
- * existing node by its live name, which may differ in case from the
- * overlay's.
- */
-static int ovpop_pc_walk(struct ovpop_pc *pc, struct device_node *ov,
-			 struct device_node *live, const char *path)
-{
-	struct device_node *child, *lchild;
-	char *cpath;
-	int ret;
-
-	ret = ovpop_pc_props(pc, ov, live, path);
-	for_each_child_of_node(ov, child) {
-		if (ret) {
-			of_node_put(child);
-			break;
-		}
-		lchild = ovpop_pc_live_child(live, child);
-		cpath = kasprintf(GFP_KERNEL, "%s/%s", strcmp(path, "/") ? path : "",
-				  kbasename((lchild ?: child)->full_name));
-		ret = ovpop_pc_keep(pc, cpath) ?:
-		      ovpop_pc_phandles(pc, child, lchild, cpath) ?:
-		      ovpop_pc_walk(pc, child, lchild, cpath);
-		of_node_put(lchild);
-	}
-	return ret;
-}
-
-/* As find_target(): a reference to the live node, or NULL */
-static struct device_node *ovpop_pc_target(struct device_node *frag,
-					   struct device_node *base)
-{
-	struct device_node *np;
-	const char *path;
-	char *full;
-	u32 val;
-
-	if (!of_property_read_u32(frag, "target", &val))
-		return of_find_node_by_phandle(val);
-	if (of_property_read_string(frag, "target-path", &path))
-		return NULL;
-	if (!base)
-		return of_find_node_by_path(path);
-	full = kasprintf(GFP_KERNEL, "%pOF%s", base, path);
-	if (!full)
-		return NULL;
-	np = of_find_node_by_path(full);
-	kfree(full);
-	return np;
-}
-
 /*
  * As __of_find_node_by_path(), which is not exported: the child of @parent
  * named exactly as @path up to its first '/' or ':' (a reference), or NULL
@@ -271,12 +164,123 @@ static int ovpop_pc_symbol(struct ovpop_pc *pc, struct device_node *root,
 	return ovpop_pc_add(pc, path, p->name);
 }
 
+/*
+ * Properties of @ov set on @live (NULL: a new node, no conflict of its
+ * own), as add_changeset_property(); @root is the overlay's root if @ov is
+ * its __symbols__, else NULL
+ */
+static int ovpop_pc_props(struct ovpop_pc *pc, struct device_node *ov,
+			  struct device_node *live, const char *path,
+			  struct device_node *root)
+{
+	struct property *p, *lp;
+	int ret;
+
+	if (!live)
+		return 0;
+	for_each_property_of_node(ov, p) {
+		if (ovpop_pc_skipped(p->name))
+			continue;
+		lp = of_find_property(live, p->name, NULL);
+		ret = ovpop_pc_cells(pc, p, lp, path);
+		if (!ret)
+			ret = root ? ovpop_pc_symbol(pc, root, p, lp, path) :
+				     ovpop_pc_add(pc, path, p->name);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The child of @live that @ov names (a reference), as add_changeset_node() */
+static struct device_node *ovpop_pc_live_child(struct device_node *live,
+					       struct device_node *ov)
+{
+	const char *name = kbasename(ov->full_name);
+	struct device_node *child;
+
+	if (!live)
+		return NULL;
+	for_each_child_of_node(live, child)
+		if (!of_node_cmp(name, kbasename(child->full_name)))
+			return child;
+	return NULL;
+}
+
+/*
+ * Overlay node @child at live node @lchild (NULL: a new node), as
+ * add_changeset_node(): both may not have a phandle
+ */
+static int ovpop_pc_phandles(struct ovpop_pc *pc, struct device_node *child,
+			     struct device_node *lchild, const char *cpath)
+{
+	if (!lchild)
+		return ovpop_pc_add(pc, cpath, NULL);
+	if (!child->phandle || !lchild->phandle)
+		return 0;
+	snprintf(pc->msg, pc->msg_len,
+		 "%s has a phandle in the live tree and one in the overlay",
+		 cpath);
+	return -EINVAL;
+}
+
+/*
+ * The entries of overlay node @ov applied at @path (@live, if it exists).
+ * The paths are those the core prints for the entries' nodes (%pOF): an
+ * existing node by its live name, which may differ in case from the
+ * overlay's.
+ */
+static int ovpop_pc_walk(struct ovpop_pc *pc, struct device_node *ov,
+			 struct device_node *live, const char *path)
+{
+	struct device_node *child, *lchild;
+	char *cpath;
+	int ret;
+
+	ret = ovpop_pc_props(pc, ov, live, path, NULL);
+	for_each_child_of_node(ov, child) {
+		if (ret) {
+			of_node_put(child);
+			break;
+		}
+		lchild = ovpop_pc_live_child(live, child);
+		cpath = kasprintf(GFP_KERNEL, "%s/%s", strcmp(path, "/") ? path : "",
+				  kbasename((lchild ?: child)->full_name));
+		ret = ovpop_pc_keep(pc, cpath) ?:
+		      ovpop_pc_phandles(pc, child, lchild, cpath) ?:
+		      ovpop_pc_walk(pc, child, lchild, cpath);
+		of_node_put(lchild);
+	}
+	return ret;
+}
+
+/* As find_target(): a reference to the live node, or NULL */
+static struct device_node *ovpop_pc_target(struct device_node *frag,
+					   struct device_node *base)
+{
+	struct device_node *np;
+	const char *path;
+	char *full;
+	u32 val;
+
+	if (!of_property_read_u32(frag, "target", &val))
+		return of_find_node_by_phandle(val);
+	if (of_property_read_string(frag, "target-path", &path))
+		return NULL;
+	if (!base)
+		return of_find_node_by_path(path);
+	full = kasprintf(GFP_KERNEL, "%pOF%s", base, path);
+	if (!full)
+		return NULL;
+	np = of_find_node_by_path(full);
+	kfree(full);
+	return np;
+}
+
 /* Labels: the entries on the live /__symbols__ */
 static int ovpop_pc_symbols(struct ovpop_pc *pc, struct device_node *root)
 {
 	struct device_node *ov, *live;
-	struct property *p, *lp;
-	const char *path;
 	int ret = 0;
 
 	ov = of_get_child_by_name(root, "__symbols__");
@@ -284,23 +288,13 @@ static int ovpop_pc_symbols(struct ovpop_pc *pc, struct device_node *root)
 	if (!ov || !live)
 		goto out;	/* no labels, or the core refuses them early */
 	ret = ovpop_pc_keep(pc, kstrdup("/__symbols__", GFP_KERNEL));
-	if (ret)
-		goto out;
-	path = pc->paths[pc->npaths - 1];
-	for_each_property_of_node(ov, p) {
-		if (ovpop_pc_skipped(p->name))
-			continue;
-		lp = of_find_property(live, p->name, NULL);
-		ret = ovpop_pc_cells(pc, p, lp, path);
-		if (!ret)
-			ret = ovpop_pc_symbol(pc, root, p, lp, path);
-		if (ret < 0)
-			break;
-	}
+	if (!ret)
+		ret = ovpop_pc_props(pc, ov, live, pc->paths[pc->npaths - 1],
+				     root);
 out:
 	of_node_put(live);
 	of_node_put(ov);
-	return ret < 0 ? ret : 0;
+	return ret;
 }
 
 /*
