@@ -213,7 +213,10 @@ struct device *ovpop_node_device(const struct device_node *np)
 /*
  * Link a record for a device just created into the tree, under the record of
  * its parent node (@parent_ours) or under the population's top. Fails when
- * that parent was taken away meanwhile, so no record hangs under a dead one.
+ * that parent was taken away meanwhile, so no record hangs under a dead one;
+ * returns 1 when the device is being unregistered already (the parent's
+ * driver depopulated its node while the device was added: OF_POPULATED is
+ * clear), so no record stays for a freed device.
  */
 static int ovpop_link(struct ovpop_pop *pop, struct ovpop_node *rec,
 		      bool parent_ours)
@@ -223,6 +226,11 @@ static int ovpop_link(struct ovpop_pop *pop, struct ovpop_node *rec,
 	int ret = 0;
 
 	mutex_lock(&ovpop_lock);
+	if (!of_node_check_flag(np, OF_POPULATED)) {
+		/* a bus driver's depopulate took it while it probed */
+		mutex_unlock(&ovpop_lock);
+		return 1;
+	}
 	if (parent_ours)
 		prec = ovpop_lookup(np->parent);
 	else
@@ -328,7 +336,7 @@ static int ovpop_create_node(struct ovpop_pop *pop, struct device_node *np,
 	if (ret) {
 		ovpop_device_destroy(dev, rec->pdata);
 		kmem_cache_free(ovpop_node_cache, rec);
-		return ret;
+		return ret > 0 ? 0 : ret;
 	}
 
 	/* primecells are AMBA devices, and no buses */
@@ -597,12 +605,23 @@ void ovpop_depopulate(struct device_node *root)
 EXPORT_SYMBOL_GPL(ovpop_depopulate);
 
 /*
+ * A node of the base tree (unflattened at boot, never detached): not
+ * OF_DYNAMIC, which overlay nodes and nodes made by changesets are.
+ */
+static bool ovpop_base_node(const struct device_node *np)
+{
+	return !of_node_check_flag(np, OF_DYNAMIC);
+}
+
+/*
  * Gives the kernel the device of a node of the base tree, and those below
- * it: the kernel made one for such a node (at boot, or from its reconfig
- * notifier when an overlay enables it), and ovpop one only after an overlay
- * disabled the node and another enabled it again. The device stays
+ * it: the kernel makes one for an available base-tree node below a
+ * populated bus (at boot, or from its reconfig notifier when an overlay
+ * enables it), so the system keeps it without ovpop. ovpop made this one
+ * after an overlay disabled the node and another enabled it again, or at
+ * insmod for a node the kernel had left without a device. The device stays
  * registered and marked OF_POPULATED, as the kernel's are; its records go.
- * Devices of overlay nodes below it are destroyed.
+ * Devices of other nodes below it are destroyed.
  */
 static void ovpop_hand_over(struct ovpop_node *rec)
 {
@@ -610,7 +629,7 @@ static void ovpop_hand_over(struct ovpop_node *rec)
 
 	list_for_each_entry_safe_reverse(child, tmp, &rec->children, sibling) {
 		list_del(&child->sibling);
-		if (of_node_check_flag(child->dev->of_node, OF_OVERLAY))
+		if (!ovpop_base_node(child->dev->of_node))
 			ovpop_teardown(child);
 		else
 			ovpop_hand_over(child);
@@ -624,7 +643,9 @@ static void ovpop_hand_over(struct ovpop_node *rec)
  *
  * As ovpop_depopulate(), but leaves the system as the kernel alone would
  * have it: the devices of base-tree nodes stay (ovpop_hand_over()); those
- * of overlay nodes are destroyed. Only for a population without auxdata.
+ * of overlay and other dynamic nodes are destroyed (the kernel's reconfig
+ * notifier would not find an AMBA device of a node that goes later). Only
+ * for a population without auxdata.
  */
 void ovpop_depopulate_exit(struct device_node *root)
 {
@@ -637,7 +658,7 @@ void ovpop_depopulate_exit(struct device_node *root)
 		return;
 	mutex_lock(&ovpop_lock);
 	list_for_each_entry_safe(rec, tmp, &pop->top.children, sibling) {
-		if (of_node_check_flag(rec->dev->of_node, OF_OVERLAY))
+		if (!ovpop_base_node(rec->dev->of_node))
 			continue;
 		list_del(&rec->sibling);
 		ovpop_unhash(rec);

@@ -261,7 +261,11 @@ struct device *ovpop_device_create(struct device_node *np,
  * @pdata: the auxdata platform_data it was created with, or NULL
  *
  * Clears OF_POPULATED and OF_POPULATED_BUS on the node while the device
- * still holds it, then drops the registration's reference. The
+ * still holds it, then drops the registration's reference. If OF_POPULATED
+ * is clear already, a bus driver's of_platform_depopulate() is
+ * unregistering the device (it clears the flag first): it is left to it
+ * (with an auxdata @pdata, which that path would kfree(), only when the
+ * bus notifier's ovpop_device_gone() sees the record first). The
  * platform_data pointer is cleared before the final put when it is
  * @pdata, since platform_device_release() would kfree() it.
  *
@@ -276,6 +280,16 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
 	struct device_node *np = dev->of_node;
 	struct amba_device *adev;
 
+	/*
+	 * OF_POPULATED says who unregisters the device: the kernel's
+	 * of_platform_device_destroy() clears it before it does, so a device
+	 * whose flag is gone is being unregistered by a bus driver's
+	 * of_platform_depopulate(), and ovpop_device_gone() lets it go.
+	 */
+	if (!test_and_clear_bit(OF_POPULATED, &np->_flags)) {
+		pr_debug("%pOF: unregistered by other code\n", np);
+		return;
+	}
 	device_del(dev);
 	if (dev->bus == &amba_bustype) {
 		adev = to_amba_device(dev);
@@ -283,7 +297,6 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
 			release_resource(&adev->res);
 	}
 	of_node_clear_flag(np, OF_POPULATED_BUS);
-	of_node_clear_flag(np, OF_POPULATED);
 	if (dev->platform_data == pdata)
 		dev->platform_data = NULL;
 	ovpop_device_drop_node(dev);
