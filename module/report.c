@@ -79,7 +79,7 @@ static int ovpop_report_match(struct device_driver *drv, void *data)
 	return dev->bus->match ? dev->bus->match(dev, drv) != 0 : 1;
 }
 
-static char *ovpop_report_line(struct device *dev, struct device_node *np)
+static char *ovpop_report_line(struct device *dev, const char *node)
 {
 	const char *drv = "unbound";
 	char *line;
@@ -96,59 +96,103 @@ static char *ovpop_report_line(struct device *dev, struct device_node *np)
 	else if (dev->bus &&
 		 bus_for_each_drv(dev->bus, NULL, dev, ovpop_report_match))
 		drv = "deferred";
-	line = kasprintf(GFP_KERNEL, "%s %s %pOF %s\n",
-			 dev->bus ? dev->bus->name : "none", dev_name(dev), np,
+	line = kasprintf(GFP_KERNEL, "%s %s %s %s\n",
+			 dev->bus ? dev->bus->name : "none", dev_name(dev), node,
 			 drv);
 	device_unlock(dev);
 	return line;
 }
 
-static int ovpop_report_add(struct ovpop_lines *ls, struct device_node *np)
+/* A device to report: a reference to it, and its node's full name */
+struct ovpop_found {
+	struct device *dev;
+	char *node;
+};
+
+struct ovpop_founds {
+	struct ovpop_found *f;
+	unsigned int n, size;
+};
+
+static void ovpop_founds_free(struct ovpop_founds *fs)
+{
+	while (fs->n) {
+		fs->n--;
+		put_device(fs->f[fs->n].dev);
+		kfree(fs->f[fs->n].node);
+	}
+	kfree(fs->f);
+}
+
+static int ovpop_report_find(struct ovpop_founds *fs, struct device_node *np)
 {
 	struct device *dev;
-	char *line;
+	char *node;
 
 	if (!of_node_check_flag(np, OF_POPULATED))
 		return 0;	/* no device: skip the look-up */
 	dev = ovpop_report_device(np);
 	if (!dev)
 		return 0;
-	line = ovpop_report_line(dev, np);
-	put_device(dev);
-	if (!line || ovpop_grow((void **)&ls->line, &ls->size, ls->n,
-				sizeof(*ls->line))) {
-		kfree(line);
+	node = kasprintf(GFP_KERNEL, "%pOF", np);
+	if (!node || ovpop_grow((void **)&fs->f, &fs->size, fs->n,
+				sizeof(*fs->f))) {
+		kfree(node);
+		put_device(dev);
 		return -ENOMEM;
 	}
-	ls->line[ls->n++] = line;
-	ls->len += strlen(line);
+	fs->f[fs->n].dev = dev;
+	fs->f[fs->n++].node = node;
 	return 0;
 }
 
 /*
- * The lines of the devices of @it's added nodes, in their order. Under
- * ovpop_stack_lock @it->ovcs_id tells whether the overlay is applied
+ * The devices of @it's added nodes, in their order, with their nodes' names.
+ * Under ovpop_stack_lock @it->ovcs_id tells whether the overlay is applied
  * (apply.c and release.c change it under that lock), and while it is, the
- * layer's nodes are live. Devices are locked under it (ovpop_report_line()):
- * the apply path already takes device locks under ovpop_stack_lock (the
- * probes of the devices it creates), and nothing takes ovpop_stack_lock
- * under a device lock (only configfs callbacks and module exit take it), so
- * the order is the one the apply uses. A slow probe holding a device's lock
- * delays applies and removals as the apply's own probes do, never makes a
- * removal wait for the report's references.
+ * layer's nodes are live. No device lock is taken under it: a probe can
+ * hold one for long (a firmware load), and a reader of this world-readable
+ * attribute must not keep the loader waiting for that. Killable, as a
+ * reader waits here for an apply or removal.
  */
-static int ovpop_report_lines(struct ovpop_lines *ls, struct ovpop_item *it)
+static int ovpop_report_found(struct ovpop_founds *fs, struct ovpop_item *it)
 {
 	const struct ovpop_layer *l = &it->layer;
 	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	mutex_lock(&ovpop_stack_lock);
+	ret = mutex_lock_killable(&ovpop_stack_lock);
+	if (ret)
+		return ret;
 	if (it->ovcs_id && l->all)
 		ret = -ENOMEM;	/* the record is incomplete */
 	for (i = 0; it->ovcs_id && !ret && i < l->nadded; i++)
-		ret = ovpop_report_add(ls, l->added[i]);
+		ret = ovpop_report_find(fs, l->added[i]);
 	mutex_unlock(&ovpop_stack_lock);
+	return ret;
+}
+
+/* The lines of @it's devices; each device is locked alone, without ours */
+static int ovpop_report_lines(struct ovpop_lines *ls, struct ovpop_item *it)
+{
+	struct ovpop_founds fs = {};
+	unsigned int i;
+	char *line;
+	int ret;
+
+	ret = ovpop_report_found(&fs, it);
+	for (i = 0; !ret && i < fs.n; i++) {
+		line = ovpop_report_line(fs.f[i].dev, fs.f[i].node);
+		if (!line || ovpop_grow((void **)&ls->line, &ls->size, ls->n,
+					sizeof(*ls->line))) {
+			kfree(line);
+			ret = -ENOMEM;
+			break;
+		}
+		ls->line[ls->n++] = line;
+		ls->len += strlen(line);
+	}
+	ovpop_founds_free(&fs);
 	return ret;
 }
 

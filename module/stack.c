@@ -116,13 +116,20 @@ void ovpop_layer_note_error(struct device_node *np, int err)
  * @np: the node, as given to the ovpop_layer_note() just before
  *
  * Called by the reconfig notifier for a node that is due a device; the
- * devices report (report.c) lists the devices of these nodes.
+ * devices report (report.c) lists the devices of these nodes. Only nodes
+ * that live as long as the overlay are kept: its own (OF_OVERLAY) and the
+ * base tree's. A node that a driver's changeset makes while the apply
+ * probes (OF_DYNAMIC only: PCI's of_pci_make_dev_node(), for one) can go
+ * while the overlay stays, and is not listed.
  */
 void ovpop_layer_note_added(struct device_node *np)
 {
 	struct ovpop_layer *l = ovpop_recording();
 
 	if (!l || l->all || !l->nnodes || np != l->last)
+		return;
+	if (!of_node_check_flag(np, OF_OVERLAY) &&
+	    of_node_check_flag(np, OF_DYNAMIC))
 		return;
 	if (ovpop_grow((void **)&l->added, &l->added_size, l->nadded,
 		       sizeof(*l->added)))
