@@ -65,7 +65,10 @@ struct ovpop_pop {
  * Lock order: a configfs item's lock -> ovpop_stack_lock -> the OF overlay
  * mutex (held by the OF core around reconfig notifications) -> ovpop_lock ->
  * devtree_lock. of_mutex is never taken under
- * ovpop_lock and is not held by the core while it notifies. device.c's
+ * ovpop_lock and is not held by the core while it notifies. Device locks
+ * come before it: the bus notifier (ovpop_device_gone()) takes it under
+ * the lock of a bus device being unbound, and ovpop takes no device lock
+ * while it holds ovpop_lock. device.c's
  * ovpop_kdev_lock (the kernel's bus device found last) nests only under
  * the OF overlay mutex.
  */
@@ -181,6 +184,8 @@ bool ovpop_layer_covers(const struct ovpop_layer *later,
 			const struct ovpop_layer *l);
 unsigned int ovpop_layer_entries(const struct ovpop_layer *l,
 				 const struct device_node *np, unsigned int *hint);
+bool ovpop_layer_first(const struct ovpop_layer *l,
+		       const struct device_node *np);
 size_t ovpop_layer_bytes(const struct ovpop_layer *l);
 void ovpop_layer_clear(struct ovpop_layer *l);
 

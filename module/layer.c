@@ -343,6 +343,23 @@ unsigned int ovpop_layer_entries(const struct ovpop_layer *l,
 }
 
 /**
+ * ovpop_layer_first() - is a node that of the layer's first entry
+ * @l: the layer
+ * @np: the node
+ *
+ * Return: true if @np is the node the layer's first changeset entry was
+ * on (the last one a removal notifies); false if not, or not known.
+ */
+bool ovpop_layer_first(const struct ovpop_layer *l,
+		       const struct device_node *np)
+{
+	u64 hash;
+
+	return !l->all && l->nnodes && !ovpop_node_hash(np, &hash) &&
+	       l->nodes[0].hash == hash;
+}
+
+/**
  * ovpop_layer_bytes() - the memory a layer's record takes
  * @l: the layer
  *

@@ -22,14 +22,18 @@
  * reconfig notification, after every notifier of the chain has handled it
  * (a notifier of the lowest priority, or ovpop's own when it ends the
  * chain): the core notifies without of_mutex (__of_changeset_revert_notify())
- * and of_overlay_remove() does not take the overlay mutex, so no DT change
- * elsewhere waits for the remover, and a holder of the last reference that
- * needs of_mutex can let it go. Which notification is the last is known
- * from the layer's record: the core notifies every entry again except the
- * properties of the nodes the overlay attached, which are detached by then
- * (of_property_notify()). Nodes still held at OF_OVERLAY_POST_REMOVE (the
- * last notification did not reach ovpop, or the count was off) are waited
- * for there, under of_mutex, as a last resort.
+ * and of_overlay_remove() does not take the overlay mutex, so no DT
+ * changes that need of_mutex wait for the remover, and a holder of the last
+ * reference that needs of_mutex can let it go. (The reconfig chain's
+ * rwsem is held for reading meanwhile: registering a reconfig notifier, and
+ * notifications queued behind that, still wait.) Which notification is the
+ * last is known from the layer's record: the core notifies every entry
+ * again except the properties of the nodes the overlay attached, which are
+ * detached by then (of_property_notify()), and the last is on the node of
+ * the first entry. Nodes still held at OF_OVERLAY_POST_REMOVE (the last
+ * notification did not reach ovpop, or other notifications in the
+ * removing task made the count fail) are waited for there, under of_mutex,
+ * as a last resort.
  *
  * The pointers are valid without references of their own: the entries hold
  * the nodes until the changeset is freed, after POST_REMOVE. Nothing is
@@ -89,7 +93,10 @@ void ovpop_release_note(unsigned long action, struct device_node *np)
 
 	if (READ_ONCE(ovpop_removal.task) != current)
 		return;
-	ovpop_removal.seen++;
+	/* the last one is on the first entry's node, or not the last */
+	if (++ovpop_removal.seen == ovpop_removal.last &&
+	    !ovpop_layer_first(ovpop_removal.layer, np))
+		ovpop_removal.last = 0;
 	if (action != OF_RECONFIG_DETACH_NODE ||
 	    !of_node_check_flag(np, OF_OVERLAY))
 		return;
