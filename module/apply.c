@@ -139,7 +139,7 @@ static int ovpop_remove_overlay(struct ovpop_item *it, int *notify_err)
 		return ret;
 	ovpop_layer_pop(&it->layer);
 	if (ret) {
-		pr_err("%s: removed, but a device could not be created again (see the lines above): %d\n",
+		pr_err("%s: removed, but a notifier failed (a device not created again? see the lines above): %d\n",
 		       config_item_name(&it->item), ret);
 		*notify_err = ret;
 	}
@@ -165,7 +165,7 @@ static void ovpop_retry_parked(void)
 static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 			      size_t size, struct device_node *base, bool check)
 {
-	int ret = 0, rm, id = 0;
+	int ret = 0, rm = 0, id = 0;
 	char msg[96];
 	u64 t0;
 
@@ -197,8 +197,9 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 	}
 	if (ret) {
 		if (it->layer.err)
-			ovpop_fail(it, ret, "cannot create the device of %s; rolled back",
-				   it->layer.err_node ?: "a node");
+			ovpop_fail(it, ret, "cannot create the device of %s; rolled back%s",
+				   it->layer.err_node ?: "a node",
+				   rm ? ", a notifier failing (see the kernel log)" : "");
 		else
 			ovpop_fail(it, ret, "refused by the kernel (see the OF: lines of its log)");
 		ovpop_layer_clear(&it->layer);
@@ -334,7 +335,7 @@ int ovpop_unapply(struct ovpop_item *it)
 	it->error = NULL;
 	if (err) {
 		ovpop_fail(it, err,
-			   "removed, but a device could not be created again (see the kernel log)");
+			   "removed, but a notifier failed (a device not created again? see the kernel log)");
 		return 0;
 	}
 	pr_info("%s: removed\n", config_item_name(&it->item));
