@@ -258,15 +258,23 @@ static void ovpop_unhash(struct ovpop_node *rec)
 		ovpop_unhash(child);
 }
 
+static void ovpop_teardown(struct ovpop_node *rec);
+
+/* Without the lock, on unreachable records linked by @sibling: newest first */
+static void ovpop_teardown_list(struct list_head *list)
+{
+	struct ovpop_node *rec, *tmp;
+
+	list_for_each_entry_safe_reverse(rec, tmp, list, sibling) {
+		list_del(&rec->sibling);
+		ovpop_teardown(rec);
+	}
+}
+
 /* Without the lock, on an unreachable subtree: newest children first */
 static void ovpop_teardown(struct ovpop_node *rec)
 {
-	struct ovpop_node *child, *tmp;
-
-	list_for_each_entry_safe_reverse(child, tmp, &rec->children, sibling) {
-		list_del(&child->sibling);
-		ovpop_teardown(child);
-	}
+	ovpop_teardown_list(&rec->children);
 	ovpop_device_destroy(rec->dev, rec->pdata);
 	kmem_cache_free(ovpop_node_cache, rec);
 }
@@ -417,7 +425,7 @@ bool ovpop_remove_node(struct device_node *np)
  */
 void ovpop_device_gone(struct device *dev)
 {
-	struct ovpop_node *rec, *child, *tmp;
+	struct ovpop_node *rec;
 
 	if (!dev->of_node)
 		return;
@@ -433,10 +441,7 @@ void ovpop_device_gone(struct device *dev)
 	if (!rec)
 		return;
 
-	list_for_each_entry_safe_reverse(child, tmp, &rec->children, sibling) {
-		list_del(&child->sibling);
-		ovpop_teardown(child);
-	}
+	ovpop_teardown_list(&rec->children);
 	if (rec->pdata && dev->platform_data == rec->pdata)
 		dev->platform_data = NULL;
 	kmem_cache_free(ovpop_node_cache, rec);
@@ -465,7 +470,7 @@ void ovpop_remove_below(struct device_node *np)
  */
 static void ovpop_pop_teardown(struct ovpop_pop *pop)
 {
-	struct ovpop_node *rec, *tmp;
+	struct ovpop_node *rec;
 	LIST_HEAD(dead);
 
 	mutex_lock(&ovpop_lock);
@@ -474,10 +479,7 @@ static void ovpop_pop_teardown(struct ovpop_pop *pop)
 		ovpop_unhash(rec);
 	mutex_unlock(&ovpop_lock);
 
-	list_for_each_entry_safe_reverse(rec, tmp, &dead, sibling) {
-		list_del(&rec->sibling);
-		ovpop_teardown(rec);
-	}
+	ovpop_teardown_list(&dead);
 	if (!pop->root_was_bus)
 		of_node_clear_flag(pop->root, OF_POPULATED_BUS);
 	ovpop_pop_put(pop);
