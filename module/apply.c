@@ -182,10 +182,18 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 	ret = ovpop_compat_overlay_apply(blob, size, &id, base);
 	ovpop_stats_account(OVPOP_STAT_APPLY, ktime_get_ns() - t0);
 	ovpop_layer_record_end(&it->layer);
+	if (ret && id && ovpop_layer_applied(&it->layer) < 0) {
+		/* a changeset built and not applied cannot be removed */
+		ovpop_layer_clear(&it->layer);
+		return ovpop_fail(it, ret,
+				  "refused; the kernel keeps its unapplied overlay #%d, which blocks removing the overlays before it that it covers",
+				  id);
+	}
 	if (ret && id) {
 		/*
-		 * The kernel leaves a failed apply registered, partly applied;
-		 * device-creation errors of the notifiers fail it the same way.
+		 * The kernel leaves a failed apply registered, its entries
+		 * applied if it got to them; device-creation errors of the
+		 * notifiers fail it the same way.
 		 */
 		rm = ovpop_layer_remove(&it->layer, &id);
 		if (id) {

@@ -150,6 +150,10 @@ void ovpop_notify_exit(void);
  * @pinned: its configfs item is pinned: a later layer covers it
  * @err: the first device-creation error of the apply being recorded, or 0
  * @err_node: full name of the node of @err, or NULL
+ * @pre_first: OF_OVERLAY_PRE_APPLY notifications of the apply being
+ *	       recorded that the first overlay notifier got
+ * @pre_last: those that the last one got
+ * @applied: the apply being recorded applied the changeset's entries
  */
 struct ovpop_layer {
 	struct list_head list;
@@ -172,6 +176,8 @@ struct ovpop_layer {
 	const struct device_node *last;
 	bool all;
 	bool pinned;
+	unsigned int pre_first, pre_last;
+	bool applied;
 	int err;
 	char *err_node;
 };
@@ -191,8 +197,11 @@ void ovpop_layer_clear(struct ovpop_layer *l);
 
 /* stack.c: see there for ovpop_stack_lock and its order */
 extern struct mutex ovpop_stack_lock;
+int ovpop_stack_init(void);
+void ovpop_stack_exit(void);
 void ovpop_layer_record(struct ovpop_layer *l);
 void ovpop_layer_record_end(struct ovpop_layer *l);
+int ovpop_layer_applied(const struct ovpop_layer *l);
 void ovpop_layer_note(struct device_node *np);
 void ovpop_layer_note_error(struct device_node *np, int err);
 void ovpop_layer_note_added(struct device_node *np);

@@ -65,9 +65,12 @@ static int __init ovpop_init(void)
 	ret = ovpop_release_init();
 	if (ret)
 		goto err_notify;
-	ret = ovpop_populate_root();
+	ret = ovpop_stack_init();
 	if (ret)
 		goto err_release;
+	ret = ovpop_populate_root();
+	if (ret)
+		goto err_stack;
 	ret = ovpop_configfs_init();
 	if (ret)
 		goto err_root;
@@ -75,6 +78,8 @@ static int __init ovpop_init(void)
 
 err_root:
 	ovpop_depopulate_root();
+err_stack:
+	ovpop_stack_exit();
 err_release:
 	ovpop_release_exit();
 err_notify:
@@ -90,6 +95,7 @@ static void __exit ovpop_exit(void)
 {
 	ovpop_configfs_exit();
 	ovpop_depopulate_root();
+	ovpop_stack_exit();
 	ovpop_release_exit();
 	ovpop_notify_exit();
 	ovpop_stats_exit();

@@ -15,7 +15,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/limits.h>
 #include <linux/list.h>
+#include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -57,6 +59,9 @@ static struct ovpop_layer *ovpop_recording(void)
 void ovpop_layer_record(struct ovpop_layer *l)
 {
 	lockdep_assert_held(&ovpop_stack_lock);
+	l->pre_first = 0;
+	l->pre_last = 0;
+	l->applied = false;
 	ovpop_recorder = l;
 	WRITE_ONCE(ovpop_recorder_task, current);
 }
@@ -71,6 +76,60 @@ void ovpop_layer_record_end(struct ovpop_layer *l)
 	WRITE_ONCE(ovpop_recorder_task, NULL);
 	ovpop_recorder = NULL;
 	ovpop_layer_add_end(l);
+}
+
+/*
+ * How far the core got with the recording apply (of_overlay_apply() in
+ * 6.1-7.3). It notifies OF_OVERLAY_PRE_APPLY once per fragment and stops
+ * at the first notifier that fails one; it builds the changeset only if
+ * every notifier accepted every fragment, that is if the last notifier got
+ * as many as the first. It notifies OF_OVERLAY_POST_APPLY, which the first
+ * notifier gets whatever the others answer, once the entries are applied,
+ * also when a reconfig notifier failed. A reconfig notification the
+ * recorder saw also shows that the entries are applied.
+ */
+static int ovpop_stack_overlay_notify(struct notifier_block *nb,
+				      unsigned long action, void *arg)
+{
+	struct ovpop_layer *l = ovpop_recording();
+
+	if (!l)
+		return NOTIFY_OK;
+	if (action == OF_OVERLAY_PRE_APPLY && nb->priority == INT_MAX)
+		l->pre_first++;
+	if (action == OF_OVERLAY_PRE_APPLY && nb->priority == INT_MIN)
+		l->pre_last++;
+	if (action == OF_OVERLAY_POST_APPLY)
+		l->applied = true;
+	return NOTIFY_OK;
+}
+
+static struct notifier_block ovpop_stack_first_nb = {
+	.notifier_call = ovpop_stack_overlay_notify,
+	.priority = INT_MAX,	/* before a notifier can fail or stop one */
+};
+
+static struct notifier_block ovpop_stack_last_nb = {
+	.notifier_call = ovpop_stack_overlay_notify,
+	.priority = INT_MIN,	/* after every notifier accepted it */
+};
+
+/**
+ * ovpop_layer_applied() - did the core apply the recorded overlay's entries?
+ * @l: a layer after ovpop_layer_record_end()
+ *
+ * Return: 1 if it applied them (of_overlay_remove() can revert them), 0 if
+ * it did not build the changeset (there is nothing to revert), -EBUSY if
+ * it built the changeset, or part of it, and applied no entry: reverting
+ * it would remove properties and detach nodes that were never there
+ * ("Error reverting changeset", then re-attaching the nodes it "reverted"
+ * oopses in __of_attach_node_sysfs()).
+ */
+int ovpop_layer_applied(const struct ovpop_layer *l)
+{
+	if (l->applied || l->nnodes || l->all)
+		return 1;
+	return l->pre_last && l->pre_last == l->pre_first ? -EBUSY : 0;
 }
 
 /**
@@ -182,6 +241,25 @@ void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned))
 		if (want != l->pinned && !pin(l, want))
 			l->pinned = want;
 	}
+}
+
+int ovpop_stack_init(void)
+{
+	int ret;
+
+	ret = of_overlay_notifier_register(&ovpop_stack_first_nb);
+	if (ret)
+		return ret;
+	ret = of_overlay_notifier_register(&ovpop_stack_last_nb);
+	if (ret)
+		of_overlay_notifier_unregister(&ovpop_stack_first_nb);
+	return ret;
+}
+
+void ovpop_stack_exit(void)
+{
+	of_overlay_notifier_unregister(&ovpop_stack_last_nb);
+	of_overlay_notifier_unregister(&ovpop_stack_first_nb);
 }
 
 /**
