@@ -205,10 +205,10 @@ log "build: base tree, $nov overlay(s), $nbr broken overlay(s), $nkb of the kern
 # --- guest tools ----------------------------------------------------------------
 install -d -m 0755 "$stage/ovpop/bin"
 "${cross}gcc" -static -O2 -Wall -Wextra -Werror \
-	-o "$stage/ovpop/bin/ovpop-tool" "$repo/tests/tools/ovpop-tool.c" \
+	-o "$stage/ovpop/bin/ovpop-tool" "$repo"/tests/tools/*.c \
 	>"$tmp/tool.log" 2>&1 || {
 	cat "$tmp/tool.log" >&2
-	die "build: tests/tools/ovpop-tool.c does not build (${cross}gcc, static)"
+	die "build: tests/tools/*.c do not build (${cross}gcc, static)"
 }
 
 # --- guest filesystem -------------------------------------------------------------

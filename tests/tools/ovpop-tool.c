@@ -20,6 +20,10 @@
  *   ovpop-tool kclose FILE BLOB         open FILE, write BLOB, and leave the
  *                                       last reference to the file to a
  *                                       kernel thread
+ *   ovpop-tool failnth K apply|rmdir ...
+ *   ovpop-tool sweep|notify apply|rmdir ...
+ *                                       allocation faults and reconfig
+ *                                       notifier errors (faults.c)
  *
  * fuzz: each case is written to the dtbo attribute of a new item; a refused
  * blob must leave status "unapplied" and a message in "error"; an accepted
@@ -50,6 +54,8 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/io_uring.h>
+
+#include "faults.h"
 
 #define CFS "/sys/kernel/config/device-tree/overlays"
 
@@ -627,6 +633,9 @@ int main(int argc, char **argv)
 	ret = race_tool(argc, argv);
 	if (ret >= 0)
 		return ret;
-	fprintf(stderr, "usage: ovpop-tool corpus SEED DIR MAXSIZE | fuzz SEED N RNGSEED | nocap CMD [ARG...]\n");
+	ret = faults_main(argc, argv);
+	if (ret >= 0)
+		return ret;
+	fprintf(stderr, "usage: ovpop-tool corpus SEED DIR MAXSIZE | fuzz SEED N RNGSEED | nocap CMD [ARG...] | failnth ... | sweep ... | notify ...\n");
 	return 2;
 }
