@@ -8,7 +8,8 @@
 #                    (it may lock the kernel down), security.sh. With
 #                    ovpop_stress=N on the kernel command line also
 #                    stress-*.sh (N add-on board cycles); with
-#                    ovpop_lane=debug (the debug lane) kmemleak.sh after them
+#                    ovpop_lane=debug (the debug lane) faults.sh and
+#                    kmemleak.sh after them
 #   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
 #                    only scenario-*.sh (each is expected to fail there)
 #   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
@@ -50,7 +51,7 @@ test)
 	scripts="$here/scenario-*.sh $here/iface-*.sh $here/badinput.sh"
 	scripts="$scripts $here/fuzz.sh $here/kunit.sh $here/autoload.sh"
 	[ -n "$OV_STRESS" ] && scripts="$scripts $here/stress-*.sh"
-	[ "$lane" = debug ] && scripts="$scripts $here/kmemleak.sh"
+	[ "$lane" = debug ] && scripts="$scripts $here/faults.sh $here/kmemleak.sh"
 	scripts="$scripts $here/security.sh"
 	;;
 control)
