@@ -76,10 +76,10 @@ stride2=2
 # Slab a changeset the kernel keeps holds, at most (nested-buses: see
 # build_faults)
 kept_kib=128
-# drivers/of/kobj.c's functions (6.12), next to each other in the text
 # the changeset's build (6.12: build_changeset() and add_changeset_node()
 # are inlined)
 build="add_changeset_property build_changeset_next_level"
+# drivers/of/kobj.c's functions (6.12), next to each other in the text
 kobj="__of_attach_node_sysfs of_node_property_read safe_name of_node_is_attached __of_add_property_sysfs __of_sysfs_remove_bin_file __of_remove_property_sysfs __of_update_property_sysfs __of_detach_node_sysfs"
 ulong_max=18446744073709551615
 out=$OV_TMP/faults.out
