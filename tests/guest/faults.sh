@@ -1,7 +1,8 @@
 #!/bin/sh
 # Fault injection (the debug lane, whose kernel has FAILSLAB, FAIL_PAGE_ALLOC,
 # the fault-injection stacktrace filter and the OF reconfig notifier error
-# injection), for the add-on board and the nested-buses overlay
+# injection; run.sh runs it only with ovpop_faults=1 or =full on the
+# kernel command line), for the add-on board and the nested-buses overlay
 # (ovpop-tool sweep and notify, tests/tools/faults.c, which says what is
 # checked after each operation):
 # - allocation sweeps: the k-th slab allocation of the task that applies

@@ -76,7 +76,8 @@
 #define SHOWN 5		/* failures shown in detail */
 
 static struct {
-	const char *op, *item, *file, *guard, *gfile, *gpath;
+	const char *op, *item, *guard, *gpath;
+	struct blob blob, gblob;	/* FILE and GFILE, read once */
 	char report_path[512];	/* the item's devices report */
 	int nth, kmsg;
 	regex_t report, expected;
@@ -218,38 +219,28 @@ static void inject(int on)
 }
 
 /*
- * Applies @file to @item (created here), the @k-th allocation failing;
+ * Applies @b to @item (created here), the @k-th allocation failing;
  * returns the write's errno; *@left is what the count had left
  */
-static int do_apply(const char *item, const char *file, unsigned long k,
+static int do_apply(const char *item, const struct blob *b, unsigned long k,
 		    unsigned long *left)
 {
-	char path[512], *blob;
-	struct stat st;
+	char path[512];
 	int fd, err = 0;
 	ssize_t w;
 
 	*left = 0;
-	fd = open(file, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st))
-		fi_fatal(file);
-	blob = malloc(st.st_size);
-	if (!blob || read(fd, blob, st.st_size) != st.st_size)
-		fi_fatal(file);
-	close(fd);
 	snprintf(path, sizeof(path), CFS "/%s", item);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		err = errno;
 	snprintf(path, sizeof(path), CFS "/%s/dtbo", item);
 	fd = err ? -1 : open(path, O_WRONLY);
-	if (fd < 0) {
-		free(blob);
+	if (fd < 0)
 		return err ?: errno;
-	}
-	w = write(fd, blob, st.st_size);
+	w = write(fd, b->d, b->n);
 	if (w < 0)
 		err = errno;
-	else if (w != st.st_size)
+	else if ((size_t)w != b->n)
 		err = EIO;	/* configfs writes all or nothing */
 	if (sw.armed)
 		inject(1);
@@ -259,7 +250,6 @@ static int do_apply(const char *item, const char *file, unsigned long k,
 	*left = fail_nth(0);
 	if (sw.armed)
 		inject(0);
-	free(blob);
 	return err;
 }
 
@@ -340,7 +330,7 @@ static int apply_one(unsigned long *left)
 
 	mark("apply");
 	sw.armed = 1;
-	err = do_apply(sw.item, sw.file, sw.k, left);
+	err = do_apply(sw.item, &sw.blob, sw.k, left);
 	sw.armed = 0;
 	snprintf(res, sizeof(res), "%s %s", *left ? "untouched" : "injected",
 		 err ? strerrorname_np(err) : "ok");
@@ -389,7 +379,7 @@ static int rmdir_one(unsigned long *left)
 	unsigned long l0;
 	int err, ret = 0;
 
-	err = do_apply(sw.item, sw.file, 0, &l0);
+	err = do_apply(sw.item, &sw.blob, 0, &l0);
 	status = attr("status");
 	if (err || strcmp(status, "applied")) {
 		fail("the clean apply failed: %s", err ? strerror(err) : status);
@@ -440,7 +430,7 @@ static int guard_check(void)
 		       sw.k, sw.op, sw.guard);
 		return -1;
 	}
-	err = do_apply(sw.guard, sw.gfile, 0, &left);
+	err = do_apply(sw.guard, &sw.gblob, 0, &left);
 	snprintf(path, sizeof(path), CFS "/%s/status", sw.guard);
 	status = read_text(path);
 	status[strcspn(status, "\n")] = 0;
@@ -474,7 +464,7 @@ static int references(unsigned long *count)
 
 	state_get(&sw.off, sw.report_path);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = do_apply(sw.item, sw.file, 1000000, &left);
+	err = do_apply(sw.item, &sw.blob, 1000000, &left);
 	ta = ms_since(&t0);
 	na = 1000000 - left;
 	status = attr("status");
@@ -509,9 +499,10 @@ static int setup(char **argv, unsigned long *count)
 
 	sw.op = argv[0];
 	sw.item = argv[1];
-	sw.file = argv[2];
+	sw.blob = load(argv[2]);
 	sw.guard = argv[3];
-	sw.gfile = argv[4];
+	if (strcmp(sw.guard, "-"))
+		sw.gblob = load(argv[4]);
 	sw.gpath = argv[5];
 	snprintf(sw.report_path, sizeof(sw.report_path), CFS "/%s/devices",
 		 sw.item);
@@ -637,7 +628,8 @@ int faults_main(int argc, char **argv)
 	k = strtoul(argv[2], NULL, 10);
 	if (argc == 6 && !strcmp(argv[3], "apply")) {
 		sw.item = argv[4];
-		err = do_apply(argv[4], argv[5], k, &left);
+		sw.blob = load(argv[5]);
+		err = do_apply(argv[4], &sw.blob, k, &left);
 	} else if (argc == 5 && !strcmp(argv[3], "rmdir")) {
 		err = do_rmdir(argv[4], k, &left);
 	} else {

@@ -21,6 +21,13 @@ struct state {
 	char *devs, *drvs, *dt, *rep;
 };
 
+/* A file's bytes: load() (ovpop-tool.c) reads it, or exits */
+struct blob {
+	unsigned char *d;
+	size_t n;
+};
+
+struct blob load(const char *path);
 int faults_main(int argc, char **argv);
 void fi_fatal(const char *what);
 void lines_add(struct lines *l, const char *fmt, ...)

@@ -65,11 +65,6 @@ enum { H_MAGIC = 0, H_TOTALSIZE = 4, H_OFF_STRUCT = 8, H_OFF_STRINGS = 12,
 	H_SIZE_STRUCT = 36, H_LEN = 40 };
 enum { T_BEGIN = 1, T_END = 2, T_PROP = 3, T_NOP = 4, T_FDT_END = 9 };
 
-struct blob {
-	unsigned char *d;
-	size_t n;
-};
-
 static void die(const char *what)
 {
 	perror(what);
@@ -95,7 +90,7 @@ static void put32(struct blob *b, size_t off, uint32_t v)
 	b->d[off + 3] = v;
 }
 
-static struct blob load(const char *path)
+struct blob load(const char *path)
 {
 	struct blob b = { NULL, 0 };
 	struct stat st;
