@@ -1,8 +1,8 @@
 #!/bin/sh
 # Fault injection (the debug lane, whose kernel has FAILSLAB, FAIL_PAGE_ALLOC,
 # the fault-injection stacktrace filter and the OF reconfig notifier error
-# injection; run.sh runs it only with ovpop_faults=1 or =full on the
-# kernel command line), for the add-on board and the nested-buses overlay
+# injection; run.sh runs it unless the kernel command line has
+# ovpop_faults=0), for the add-on board and the nested-buses overlay
 # (ovpop-tool sweep and notify, tests/tools/faults.c, which says what is
 # checked after each operation):
 # - allocation sweeps: the k-th slab allocation of the task that applies
@@ -22,8 +22,8 @@
 # core. After each overlay's cases Slab grew by at most 1 MiB more than as
 # many clean cycles make it grow (the add-on board's label: the kernel's
 # /__symbols__ properties, which it leaks by design) and the changesets the
-# kernel kept hold; kmemleak's scan at the end of the run (kmemleak.sh)
-# finds what the sweep leaked.
+# kernel kept hold. kmemleak then scans: no suspect (kmemleak.sh scans again
+# at the end of the run).
 #
 # Left out of those sweeps (the filter rejects stacks with the OF core's
 # text from drivers/of/kobj.c to overlay.c's changeset build in them, which
@@ -42,6 +42,10 @@
 # own at the end (build_faults, without a guard): ovpop must refuse the
 # item, change nothing and not ask the kernel to revert entries it never
 # applied (which oopses, re-attaching nodes whose parents never were).
+# There the kernel leaks: add_changeset_node() returns without putting the
+# node it duplicated when of_changeset_attach_node() fails (6.1 to 7.3). So
+# after it every kmemleak suspect must have been allocated by that
+# __of_node_dup() (the node, its name) and they are cleared; any other fails.
 # Left out of the probe sweeps: gpiolib's registration of a chip
 # (gpiochip_add_data_with_key(), 6.12 and 7.3): when it fails after the
 # chip was listed, its error path frees the chip without revoking it
@@ -83,6 +87,7 @@ build="add_changeset_property build_changeset_next_level"
 # drivers/of/kobj.c's functions (6.12), next to each other in the text
 kobj="__of_attach_node_sysfs of_node_property_read safe_name of_node_is_attached __of_add_property_sysfs __of_sysfs_remove_bin_file __of_remove_property_sysfs __of_update_property_sysfs __of_detach_node_sysfs"
 ulong_max=18446744073709551615
+kl=/sys/kernel/debug/kmemleak
 out=$OV_TMP/faults.out
 # the kernel's reports, as the host's log scan sees them (scripts/test-pair.sh)
 FI_REPORT='WARNING:|BUG:|Oops|Unable to handle|Kernel panic|refcount_t|memory leak|unreferenced object|UBSAN|KASAN|ODEBUG|possible circular locking|suspicious RCU|of_node_put|INFO: task|\[ cut here \]'
@@ -99,7 +104,7 @@ cleanup() {
 	done
 	ov_console_restore
 	ov_remove "$item" "$guard"
-	rm -f "$out"
+	rm -f "$out" "$out.leaks"
 }
 
 # fi_range SYMBOL NEIGHBOUR...: "START END" of the text around SYMBOL
@@ -205,6 +210,33 @@ fi_notify() {
 	fi_case "notify_$fi__name" notify "$fi__op" "$item" "$blob" "$guard" "$gblob" "$gpath" "$@"
 }
 
+# fi_leaks: scans for leaks twice (kmemleak reports an object unreferenced
+# for 5 s) and prints "SUSPECTS KERNEL's": those allocated by
+# __of_node_dup() in the changeset build (add_changeset_node(), inlined
+# into build_changeset_next_level() in 6.12); the report in $out.leaks
+fi_leaks() {
+	sleep 6
+	echo scan >"$kl"
+	sleep 6
+	echo scan >"$kl"
+	cat "$kl" >"$out.leaks"
+	awk '
+	function done() { if (in_obj) { n++; if (dup && build) k++ } }
+	/^unreferenced object/ { done(); in_obj = 1; dup = build = 0 }
+	/^ +__of_node_dup\+/ { dup = 1 }
+	/^ +(build_changeset_next_level|add_changeset_node)\+/ { build = dup }
+	END { done(); print n + 0, k + 0 }' "$out.leaks"
+}
+
+# fi_leaks_diag: the report's first lines as diagnostics
+fi_leaks_diag() {
+	head -n 40 "$out.leaks" >"$out.diag"
+	while IFS= read -r l; do
+		ktap_diag "$l"
+	done <"$out.diag"
+	rm -f "$out.diag"
+}
+
 # fi_slab: Slab in KiB, after delayed releases (ov_mem)
 fi_slab() {
 	sleep 5
@@ -293,6 +325,14 @@ if [ -z "$broken" ]; then
 	ktap_check guard_remove rmdir "$OV_CFS/$guard"
 	check_dt guard_removed /ovpop,fault-guard no
 fi
+# what the sweeps leaked (left for kmemleak.sh's report too)
+if [ -z "$broken" ] && [ -w "$kl" ]; then
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(fi_leaks)
+	ktap_diag "after the sweeps: $1 kmemleak suspect(s)"
+	[ "$1" -eq 0 ] || fi_leaks_diag
+	ktap_check sweeps_leak_nothing [ "$1" -eq 0 ]
+fi
 
 # Last, since the kernel keeps each changeset whose build fails: every
 # allocation of the build fails in turn. The item is refused, nothing
@@ -315,6 +355,19 @@ if [ -z "$broken" ]; then
 	ktap_check "${ov}_build_faults_kept" [ "$kept" -gt 0 ]
 	ktap_check "${ov}_kept_within_allowance" [ $((s1 - s0)) -le $((kept * kept_kib)) ]
 	fi_knobs 0
+fi
+if [ -z "$broken" ] && [ -w "$kl" ]; then
+	# the scan logs how many it found: the kernel's, unless the check fails
+	expect_kmsg 'kmemleak: [0-9]+ new suspected memory leaks'
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(fi_leaks)
+	ktap_diag "after the build sweep: $1 kmemleak suspect(s), $2 of them add_changeset_node()'s"
+	if [ "$1" -eq "$2" ]; then
+		echo clear >"$kl"
+	else
+		fi_leaks_diag
+	fi
+	ktap_check build_faults_leak_only_the_kernels [ "$1" -eq "$2" ]
 fi
 ov_console_restore
 echo "OVPOP-QUIET-END" >/dev/kmsg

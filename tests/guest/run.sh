@@ -8,10 +8,9 @@
 #                    (it may lock the kernel down), security.sh. With
 #                    ovpop_stress=N on the kernel command line also
 #                    stress-*.sh (N add-on board cycles); with
-#                    ovpop_lane=debug (the debug lane) kmemleak.sh after
-#                    them, and before it faults.sh with ovpop_faults=1 (or
-#                    =full) on the command line: not in CI yet, see the
-#                    README
+#                    ovpop_lane=debug (the debug lane) faults.sh (not with
+#                    ovpop_faults=0 on the command line; =full: every k)
+#                    and kmemleak.sh after them
 #   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
 #                    only scenario-*.sh (each is expected to fail there)
 #   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
@@ -31,7 +30,7 @@ export OV_MODE
 
 lane=
 only=
-faults=
+faults=1
 OV_STRESS=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
@@ -39,7 +38,7 @@ for arg in $cmdline; do
 	ovpop_lane=debug) lane=debug ;;
 	ovpop_only=*) only=",${arg#ovpop_only=}," ;; # for quick work
 	ovpop_stress=*) OV_STRESS=${arg#ovpop_stress=} ;;
-	ovpop_faults=*) faults=1 ;;
+	ovpop_faults=0) faults= ;;
 	esac
 done
 export OV_STRESS	# stress-cycles.sh: how many cycles
