@@ -31,8 +31,9 @@
  * succeed. The last line is "fuzz: N cases, A applied, R refused, S silent,
  * F failed"; the exit status is non-zero if S or F is.
  *
- * readloop, blobcheck: a read failing with ENOENT (the item is gone) or
- * EAGAIN (ovpop asks the reader to read again) is counted, any other error
+ * readloop, blobcheck: a read failing with ENOENT or ENODEV (the item or
+ * the module is gone) or EAGAIN (ovpop asks the reader to read again) is
+ * counted, any other error
  * is a failure; the last line gives the counts, the exit status is non-zero
  * on a failure or, for blobcheck, a read that is neither A nor B.
  * kclose: the file is registered in an io_uring (IORING_REGISTER_FILES) and
@@ -450,7 +451,7 @@ struct reads {
 /* Counts a failed read; false for an unexpected error (printed) */
 static int read_failed(struct reads *c, const char *path)
 {
-	if (errno == ENOENT) {
+	if (errno == ENOENT || errno == ENODEV) {
 		c->gone++;
 	} else if (errno == EAGAIN) {
 		c->again++;
@@ -464,13 +465,25 @@ static int read_failed(struct reads *c, const char *path)
 
 static unsigned char rbuf[1 << 20];
 
+/*
+ * Seconds on the monotonic clock: the wall clock jumps when an overlay's
+ * RTC registers and the kernel sets the time from it (RTC_HCTOSYS)
+ */
+static time_t now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec;
+}
+
 static int readloop(char **files, int nfiles, long secs)
 {
-	time_t end = time(NULL) + secs;
+	time_t end = now() + secs;
 	struct reads c = { 0 };
 	int i;
 
-	while (time(NULL) < end)
+	while (now() < end)
 		for (i = 0; i < nfiles; i++)
 			if (slurp(files[i], rbuf, sizeof(rbuf)) >= 0)
 				c.n++;
@@ -507,12 +520,12 @@ static void mismatch(const unsigned char *d, size_t n, const struct blob *a,
 static int blobcheck(const char *file, const struct blob *a,
 		     const struct blob *b, long secs)
 {
-	time_t end = time(NULL) + secs;
+	time_t end = now() + secs;
 	struct reads c = { 0 };
 	long na = 0, nb = 0, bad = 0;
 	ssize_t n;
 
-	while (time(NULL) < end) {
+	while (now() < end) {
 		n = slurp(file, rbuf, sizeof(rbuf));
 		if (n < 0) {
 			read_failed(&c, file);
@@ -548,10 +561,10 @@ static int write_file(const char *file, const struct blob *b)
 static int blobwrite(const char *file, const struct blob *a,
 		     const struct blob *b, long secs)
 {
-	time_t end = time(NULL) + secs;
+	time_t end = now() + secs;
 	long n = 0;
 
-	while (time(NULL) < end)
+	while (now() < end)
 		if (write_file(file, n++ & 1 ? b : a))
 			return 1;
 	printf("blobwrite: %ld writes\n", n);
