@@ -10,10 +10,11 @@
 # OVPOP_MATRIX is a list of VERSION/ARCH[/VARIANT]; the variant "debug" is
 # the debug lane (scripts/configs/ARCH-debug.config: KASAN, kmemleak,
 # lockdep, kobject release debugging, ...), which also runs the stress tests
-# (OVPOP_STRESS cycles, see test-pair.sh); "modules" is the driver
-# autoloading lane (scripts/configs/ARCH-modules.config: the overlays'
-# drivers as modules, loaded by mdev), which runs tests/guest/autoload.sh
-# only. Without it, OVPOP_KERNEL and OVPOP_ARCH, if set, name one pair.
+# (OVPOP_STRESS cycles, see test-pair.sh) and, in a matrix with other
+# pairs, runs in the background beside them (its output comes last);
+# "modules" is the driver autoloading lane (scripts/configs/
+# ARCH-modules.config: the overlays' drivers as modules, loaded by mdev),
+# which runs tests/guest/autoload.sh only. Without it, OVPOP_KERNEL and OVPOP_ARCH, if set, name one pair.
 # Other variables as in test-pair.sh.
 # The whole suite (none of these set), or OVPOP_BENCH=1, also runs the
 # benchmark command on a small scale (scripts/bench.sh -n 10,100 -r 3),
@@ -25,8 +26,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-# The debug lane, the longest guest run, comes last: by then the background
-# builder (below) has built every kernel, so its guest runs alone.
 all="6.1/arm64 6.12/arm64 7.3/arm64 6.12/arm 6.12/arm64/modules 6.12/arm64/debug"
 # this pair also runs the stress tests, with the full 1000 cycles (the debug
 # lane runs fewer: every removal of the board waits there for a delayed
@@ -72,21 +71,90 @@ done
 # shellcheck disable=SC2086 # a list of words
 "$here/deps.sh" $archs || die "test: deps.sh failed"
 
-# The kernels the matrix needs are built one after another in the
-# background, in its order, while the pairs before them run their guests
-# (a kernel already built is found at once). A pair whose kernel is being
-# built waits for it (kernel.sh locks each version), then finds it built.
-# The builds run niced: the guests' wall-clock waits come first.
+# The debug lane's guest runs longest and mostly waits (delayed kobject
+# releases under CONFIG_DEBUG_KOBJECT_RELEASE, KASAN): its pairs run in the
+# background from the start, beside the others, niced below their guests.
+# They build their kernel themselves, before the builder reaches it.
+bg=
+fg=
+for pair in $matrix; do
+	case $pair in
+	*/debug) bg="$bg $pair" ;;
+	*) fg="$fg $pair" ;;
+	esac
+done
+# alone, a debug pair runs in the foreground, its output shown as it comes
+if [ -z "$fg" ]; then
+	fg=$bg
+	bg=
+fi
+
+# The other kernels are built one after another in the background, in the
+# matrix's order, while the pairs before them run their guests (a kernel
+# already built is found at once). A pair whose kernel is being built waits
+# for it (kernel.sh locks each version), then finds it built. The builds
+# run niced: the guests' wall-clock waits come first.
 prebuild() {
-	for pair in $matrix; do
+	for pair in $fg; do
 		pair_split "$pair"
 		nice -n 10 "$here/kernel.sh" "$version" "$arch" "$variant" \
 			>/dev/null 2>>"$work/prebuild.log" || true
 	done
 }
+
+# pair_run PAIR [NICE]: test-pair.sh for PAIR; its output goes to
+# $work/<pair>.log, and also to stdout unless NICE is given (a background
+# pair, whose stderr goes to <pair>.stderr). <pair>.time: start and end.
+pair_run() {
+	pair_split "$1"
+	out="$work/$version-$arch${variant:+-$variant}"
+	stress=${OVPOP_STRESS:-}
+	[ "$1" = "$stress_pair" ] && stress=${stress:-1000}
+	t0=$(date +%s)
+	if [ -z "${2:-}" ]; then
+		OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_VARIANT=$variant \
+			OVPOP_STRESS=$stress OVPOP_OUT=$out "$here/test-pair.sh" |
+			tee "$out.log"
+	else
+		OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_VARIANT=$variant \
+			OVPOP_STRESS=$stress OVPOP_OUT=$out \
+			nice -n "$2" "$here/test-pair.sh" >"$out.log" 2>"$out.stderr"
+	fi
+	echo "$t0 $(date +%s)" >"$out.time"
+}
+
+# pair_tally PAIR: adds the result line of PAIR's log to the totals
+pair_tally() {
+	pair_split "$1"
+	out="$work/$version-$arch${variant:+-$variant}"
+	last=$(tail -n 1 "$out.log")
+	# "N passed, N failed[, N skipped]"; anything else: the run broke
+	# shellcheck disable=SC2086 # split into words on purpose
+	set -- $last
+	if [ $# -ge 4 ] && [ "$2" = passed, ] && [ "${4%,}" = failed ]; then
+		p=$1 f=$3 s=0
+		[ $# -ge 6 ] && s=$5
+	else
+		p=0 f=1 s=0
+		log "test: $pair ended without a result line"
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(cat "$out.time" 2>/dev/null || echo 0 0)
+	results="$results$pair: $p passed, $f failed, $s skipped ($(($2 - $1)) s)
+"
+}
+
 prebuild &
 prebuild_pid=$!
-trap 'kill "$prebuild_pid" 2>/dev/null' EXIT
+bg_pids=
+for pair in $bg; do
+	pair_run "$pair" 5 &
+	bg_pids="$bg_pids $!"
+done
+trap 'kill $prebuild_pid $bg_pids 2>/dev/null' EXIT
 
 # Once for all pairs: checkpatch and shellcheck do not depend on the kernel
 start=$(date +%s)
@@ -102,37 +170,14 @@ else
 	results="style: 0 passed, 1 failed, 0 skipped
 "
 fi
-for pair in $matrix; do
-	pair_split "$pair"
-	out="$work/$version-$arch${variant:+-$variant}"
+for pair in $fg; do
 	log "test: ===== $pair ====="
-	start=$(date +%s)
-	stress=${OVPOP_STRESS:-}
-	[ "$pair" = "$stress_pair" ] && stress=${stress:-1000}
-	OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_VARIANT=$variant \
-		OVPOP_STRESS=$stress OVPOP_OUT=$out "$here/test-pair.sh" | tee "$out.log"
-	last=$(tail -n 1 "$out.log")
-	# "N passed, N failed[, N skipped]"; anything else: the run broke
-	# shellcheck disable=SC2086 # split into words on purpose
-	set -- $last
-	if [ $# -ge 4 ] && [ "$2" = passed, ] && [ "${4%,}" = failed ]; then
-		p=$1 f=$3 s=0
-		[ $# -ge 6 ] && s=$5
-	else
-		p=0 f=1 s=0
-		log "test: $pair ended without a result line"
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + s))
-	line="$pair: $p passed, $f failed, $s skipped ($(($(date +%s) - start)) s)"
-	results="$results$line
-"
+	pair_run "$pair"
+	pair_tally "$pair"
 done
 
 # Every kernel of the matrix was needed by a pair: the builder is done
 wait "$prebuild_pid"
-trap - EXIT
 
 # Packaging (scripts/test-pkg.sh): make install and Debian's dkms against
 # the 6.12 arm64 kernel, in private directories. One case.
@@ -196,6 +241,20 @@ if [ -z "${OVPOP_MATRIX:-}${OVPOP_KERNEL:-}${OVPOP_ARCH:-}" ] || [ "${OVPOP_BENC
 "
 	fi
 fi
+
+# The background pairs last: the packaging test and the benchmark (its clock
+# counts instructions) ran beside them
+for pair in $bg; do
+	log "test: ===== $pair (in the background since the start; its output) ====="
+done
+# shellcheck disable=SC2086 # a list of pids
+[ -z "$bg_pids" ] || wait $bg_pids
+for pair in $bg; do
+	pair_split "$pair"
+	cat "$work/$version-$arch${variant:+-$variant}.log"
+	pair_tally "$pair"
+done
+trap - EXIT
 
 printf '\n'
 printf '%s' "$results" | sed 's/^/result /'
