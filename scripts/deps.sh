@@ -63,7 +63,19 @@ for d in $nobb $noarch; do
 	fi
 done
 log "deps: apt-get update"
-apt-get update -q >/dev/null
+# A mirror in the middle of a sync fails an index now and then ("File has
+# unexpected size"): try again, then go on with the lists apt has (apt-get
+# install then names what it cannot find).
+n=1
+until apt-get update -q -o Acquire::Retries=3 >/dev/null; do
+	if [ "$n" -ge 3 ]; then
+		log "deps: apt-get update failed $n times; going on with the lists it has"
+		break
+	fi
+	log "deps: apt-get update failed; trying again in 30 s"
+	sleep 30
+	n=$((n + 1))
+done
 if [ -n "$missing" ]; then
 	log "deps: installing:$missing"
 	# shellcheck disable=SC2086 # the package list is split on purpose
