@@ -13,8 +13,9 @@
 #   without a failing case; each boot's dmesg has no kernel report (WARNING,
 #   BUG, Oops, leak, ...) other than those a test announced with
 #   `OVPOP-EXPECT: <ERE>` in /dev/kmsg (the ERE allows matching lines that
-#   come after it); each scenario-* script fails at least one check in the
-#   control boot ("control: <script> fails against the kernel alone"). The
+#   come after it, up to an `OVPOP-EXPECT-END: <ERE>` if any); each
+#   scenario-* script fails at least one check in the control boot
+#   ("control: <script> fails against the kernel alone"). The
 #   control boot's own leaves are not counted;
 # - the W=1 (and sparse) build of scripts/check.sh is clean.
 # The last stdout line is "N passed, N failed[, N skipped]"; the exit status
@@ -100,18 +101,30 @@ parse_ktap() {
 	' "$1"
 }
 
-# dmesg of one boot -> "expect <TAB> NR <TAB> ERE" and "report <TAB> NR <TAB> line"
+# dmesg of one boot -> "expect <TAB> NR <TAB> END <TAB> ERE" (END: the line
+# of the first OVPOP-EXPECT-END with that ERE after it, or one past the
+# last) and "report <TAB> NR <TAB> line"
 scan_dmesg() {
 	awk '
 	{ line = $0; sub(/^\[[ 0-9.]*\][ ]?/, "", line) }
 	index(line, "OVPOP-EXPECT: ") {
 		e = line; sub(/^.*OVPOP-EXPECT: /, "", e)
-		print "expect\t" NR "\t" e
+		n++; ere[n] = e; start[n] = NR; end[n] = 0
+		next
+	}
+	index(line, "OVPOP-EXPECT-END: ") {
+		e = line; sub(/^.*OVPOP-EXPECT-END: /, "", e)
+		for (i = 1; i <= n; i++)
+			if (ere[i] == e && !end[i]) end[i] = NR
 		next
 	}
 	line ~ /Kernel command line|kernel command line parameters|^ +ovpop_|memory leak detector initialized/ { next }
 	line ~ /WARNING:|BUG:|Oops|Unable to handle|Kernel panic|refcount_t|kmemleak: [0-9]+ new|memory leak|unreferenced object|UBSAN|KASAN|ODEBUG|possible circular locking|suspicious RCU|of_node_put|INFO: task|\[ cut here \]/ {
 		print "report\t" NR "\t" line
+	}
+	END {
+		for (i = 1; i <= n; i++)
+			print "expect\t" start[i] "\t" (end[i] ? end[i] : NR + 1) "\t" ere[i]
 	}
 	' "$1"
 }
@@ -179,8 +192,10 @@ check_dmesg() {
 	while IFS='	' read -r kind nr line; do
 		[ "$kind" = report ] || continue
 		allowed=no
-		while IFS='	' read -r _ enr ere; do
-			[ "$enr" -lt "$nr" ] || continue
+		while IFS='	' read -r _ enr eend ere; do
+			if [ "$enr" -ge "$nr" ] || [ "$nr" -ge "$eend" ]; then
+				continue
+			fi
 			rc=0
 			printf '%s\n' "$line" | grep -Eq -e "$ere" 2>/dev/null || rc=$?
 			if [ "$rc" -eq 0 ]; then

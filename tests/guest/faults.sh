@@ -104,7 +104,7 @@ cleanup() {
 	done
 	ov_console_restore
 	ov_remove "$item" "$guard"
-	rm -f "$out" "$out.leaks"
+	rm -f "$out" "$out.leaks" "$out.slab0" "$out.slab2" "$out.growth"
 }
 
 # fi_range SYMBOL NEIGHBOUR...: "START END" of the text around SYMBOL
@@ -179,10 +179,7 @@ fi_case() {
 	shift 2
 	"$tool" "$fi__cmd" "$@" >"$out" 2>&1
 	fi__rc=$?
-	head -n 60 "$out" >"$out.diag"
-	while IFS= read -r l; do
-		ktap_diag "$ov $fi__case: $l"
-	done <"$out.diag"
+	ktap_diag_file "$out" 60 "$ov $fi__case: "
 	fi__n=$(sed -n 's/^sweep [a-z]*: \([0-9]*\) operations in .*/\1/p' "$out")
 	ops=$((ops + ${fi__n:-1}))
 	fi__n=$(sed -n 's/^sweep .*, \([0-9]*\) kept by the kernel$/\1/p' "$out")
@@ -193,7 +190,6 @@ fi_case() {
 		ktap_fail "${ov}_$fi__case" "$(grep -m 1 '^fault\|^notify\|^sweep\|ovpop-tool' "$out")"
 	fi
 	[ "$fi__rc" -le 1 ] || broken=1
-	rm -f "$out.diag"
 }
 
 # fi_sweep CASE OP FIRST STEP
@@ -210,36 +206,11 @@ fi_notify() {
 	fi_case "notify_$fi__name" notify "$fi__op" "$item" "$blob" "$guard" "$gblob" "$gpath" "$@"
 }
 
-# fi_leaks: scans for leaks twice (kmemleak reports an object unreferenced
-# for 5 s) and prints "SUSPECTS KERNEL's": those allocated by
-# __of_node_dup() in the changeset build (add_changeset_node(), inlined
-# into build_changeset_next_level() in 6.12); the report in $out.leaks
-fi_leaks() {
-	sleep 6
-	echo scan >"$kl"
-	sleep 6
-	echo scan >"$kl"
-	cat "$kl" >"$out.leaks"
-	awk '
-	function done() { if (in_obj) { n++; if (dup && build) k++ } }
-	/^unreferenced object/ { done(); in_obj = 1; dup = build = 0 }
-	/^ +__of_node_dup\+/ { dup = 1 }
-	/^ +(build_changeset_next_level|add_changeset_node)\+/ { build = dup }
-	END { done(); print n + 0, k + 0 }' "$out.leaks"
-}
-
-# fi_leaks_diag: the report's first lines as diagnostics
-fi_leaks_diag() {
-	head -n 40 "$out.leaks" >"$out.diag"
-	while IFS= read -r l; do
-		ktap_diag "$l"
-	done <"$out.diag"
-	rm -f "$out.diag"
-}
-
-# fi_slab: Slab in KiB, after delayed releases (ov_mem)
+# fi_slab [FILE]: Slab in KiB, after delayed releases (ov_mem); each
+# cache's size into FILE (ov_slabinfo)
 fi_slab() {
 	sleep 5
+	[ -z "${1:-}" ] || ov_slabinfo "$1"
 	# shellcheck disable=SC2046 # two numbers
 	set -- $(ov_mem)
 	echo "$2"
@@ -281,7 +252,7 @@ for ov in nested-buses addon-board; do
 	# every k of the probes, every 2nd for the board's (see above)
 	pstride=1
 	[ "$ov" = nested-buses ] || pstride=$stride2
-	s0=$(fi_slab)
+	s0=$(fi_slab "$out.slab0")
 	for _ in 1 2 3; do
 		ov_apply_dtbo "$item" "$blob"
 		ov_remove "$item"
@@ -310,7 +281,7 @@ for ov in nested-buses addon-board; do
 	# shellcheck disable=SC2086
 	[ -n "$broken" ] || fi_notify rmdir $all
 	[ -z "$broken" ] || break
-	s2=$(fi_slab)
+	s2=$(fi_slab "$out.slab2")
 	# what clean cycles add (the kernel's /__symbols__ properties), for
 	# each operation, and what the changesets the kernel kept hold (the
 	# blob's copy, its tree and the entries: at most $kept_kib KiB each)
@@ -318,7 +289,10 @@ for ov in nested-buses addon-board; do
 	[ "$leak" -ge 0 ] || leak=0
 	leak=$((leak + kept * kept_kib))
 	ktap_diag "$ov: Slab $s0 KiB, after 3 clean cycles $s1 KiB, after $ops operations $s2 KiB, $kept changesets kept by the kernel (allowed: +1024 +$leak)"
-	ktap_check "${ov}_slab_back_to_baseline" [ $((s2 - s0)) -le $((1024 + leak)) ]
+	if ! ktap_check "${ov}_slab_back_to_baseline" [ $((s2 - s0)) -le $((1024 + leak)) ]; then
+		ov_slab_growth "$out.slab0" "$out.slab2" >"$out.growth"
+		ktap_diag_file "$out.growth" 8 "$ov: grew most: "
+	fi
 done
 
 if [ -z "$broken" ]; then
@@ -326,14 +300,18 @@ if [ -z "$broken" ]; then
 	check_dt guard_removed /ovpop,fault-guard no
 fi
 # what the sweeps leaked (left for kmemleak.sh's report too)
-if [ -z "$broken" ] && [ -w "$kl" ]; then
-	# shellcheck disable=SC2046 # two numbers
-	set -- $(fi_leaks)
+refused="a kmemleak scan was refused: kmemleak disabled itself (the log says why)"
+if [ -z "$broken" ] && [ ! -w "$kl" ]; then
+	ktap_skip sweeps_leak_nothing "no $kl (kernel without DEBUG_KMEMLEAK)"
+elif [ -z "$broken" ] && ! leaks=$(ov_kmemleak "$out.leaks"); then
+	ktap_fail sweeps_leak_nothing "$refused"
+elif [ -z "$broken" ]; then
+	# shellcheck disable=SC2086 # two numbers
+	set -- $leaks
 	ktap_diag "after the sweeps: $1 kmemleak suspect(s)"
-	[ "$1" -eq 0 ] || fi_leaks_diag
+	[ "$1" -eq 0 ] || ktap_diag_file "$out.leaks" 40
 	ktap_check sweeps_leak_nothing [ "$1" -eq 0 ]
 fi
-
 # Last, since the kernel keeps each changeset whose build fails: every
 # allocation of the build fails in turn. The item is refused, nothing
 # changed, and the kernel is not asked to remove entries it never applied
@@ -356,18 +334,32 @@ if [ -z "$broken" ]; then
 	ktap_check "${ov}_kept_within_allowance" [ $((s1 - s0)) -le $((kept * kept_kib)) ]
 	fi_knobs 0
 fi
+# The kernel's leak (a node add_changeset_node() duplicated, then dropped
+# when of_changeset_attach_node() failed: 6.1 overlay.c:442-444, 6.12
+# :446-448, 7.3 :451-453) is the proof that kmemleak finds leaks here: at
+# least one, and nothing else. A kernel that fixes it fails
+# build_faults_leak_found: this proof then needs another leak. Cleared,
+# and kmemleak.sh told (a node unreferenced later is reported there).
+kleak='kmemleak: [0-9]+ new suspected memory leaks'
 if [ -z "$broken" ] && [ -w "$kl" ]; then
-	# the scan logs how many it found: the kernel's, unless the check fails
-	expect_kmsg 'kmemleak: [0-9]+ new suspected memory leaks'
-	# shellcheck disable=SC2046 # two numbers
-	set -- $(fi_leaks)
-	ktap_diag "after the build sweep: $1 kmemleak suspect(s), $2 of them add_changeset_node()'s"
-	if [ "$1" -eq "$2" ]; then
-		echo clear >"$kl"
+	# the scan logs how many it found
+	expect_kmsg "$kleak"
+	if ! leaks=$(ov_kmemleak "$out.leaks"); then
+		ktap_fail build_faults_leak_only_the_kernels "$refused"
 	else
-		fi_leaks_diag
+		# shellcheck disable=SC2086 # two numbers
+		set -- $leaks
+		ktap_diag "after the build sweep: $1 kmemleak suspect(s), $2 of them add_changeset_node()'s"
+		if [ "$1" -eq "$2" ]; then
+			echo clear >"$kl"
+		else
+			ktap_diag_file "$out.leaks" 40
+		fi
+		ktap_check build_faults_leak_only_the_kernels [ "$1" -eq "$2" ]
+		ktap_check build_faults_leak_found [ "$2" -gt 0 ]
+		: >"$OV_TMP/faults-build-sweep"
 	fi
-	ktap_check build_faults_leak_only_the_kernels [ "$1" -eq "$2" ]
+	expect_kmsg_end "$kleak"
 fi
 ov_console_restore
 echo "OVPOP-QUIET-END" >/dev/kmsg

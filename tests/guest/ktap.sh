@@ -9,11 +9,14 @@
 #   ktap_eq NAME WANT GOT      ok if the strings are equal
 #   ktap_match NAME ERE GOT    ok if GOT matches the extended regex
 #   ktap_diag TEXT             a diagnostic line
+#   ktap_diag_file FILE N [PREFIX]
+#                              FILE's first N lines as diagnostics
 #   ktap_end                   print the subtest, exit 0 iff no case failed
 #   ktap_at_exit FUNC          run FUNC (cleanup) before ktap_end prints,
 #                              also when the script exits early
 #   expect_kmsg ERE            tell the host's log scan that kernel lines
 #                              matching ERE are triggered on purpose
+#   expect_kmsg_end ERE        from here on, they are not
 #
 # Cases are collected and printed by ktap_end, after the cleanup, with the
 # plan first: the nested block of CONTRACT.md, every line indented four
@@ -110,8 +113,21 @@ ktap_diag() {
 	ktap__lines="$ktap__lines    # $(ktap__clean "$*")$ktap__nl"
 }
 
+ktap_diag_file() {
+	head -n "$2" "$1" >"$1.head"
+	# not a pipeline: ktap_diag must run in this shell
+	while IFS= read -r ktap__l; do
+		ktap_diag "${3:-}$ktap__l"
+	done <"$1.head"
+	rm -f "$1.head"
+}
+
 expect_kmsg() {
 	printf 'OVPOP-EXPECT: %s\n' "$1" >/dev/kmsg 2>/dev/null || :
+}
+
+expect_kmsg_end() {
+	printf 'OVPOP-EXPECT-END: %s\n' "$1" >/dev/kmsg 2>/dev/null || :
 }
 
 ktap__exit() {

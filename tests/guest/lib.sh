@@ -25,11 +25,24 @@
 #                              equals FILE, else prints the differences on
 #                              one line
 #   ov_mem                     "MemAvailable Slab" in KiB
+#   ov_slabinfo FILE           each cache's "NAME KiB OBJECTS" into FILE
+#                              (/proc/slabinfo; empty without it)
+#   ov_slab_growth BEFORE AFTER  the 8 caches that grew most between two
+#                              ov_slabinfo files, one line each
 #   ov_check_slab NAME BEFORE AFTER
 #                              a case: Slab (of two ov_mem results) grew by
 #                              at most 1 MiB; skipped in the debug lane,
 #                              where KASAN's quarantine holds freed objects
 #                              (kmemleak.sh checks for leaks there)
+#   ov_kmemleak FILE           two kmemleak scans (an object is reported
+#                              once unreferenced for 5 s), the report in
+#                              FILE; prints "SUSPECTS KERNEL'S", KERNEL'S
+#                              those the kernel leaks when a changeset's
+#                              build fails (allocated by __of_node_dup() in
+#                              add_changeset_node(), inlined into
+#                              build_changeset_next_level() since 6.8);
+#                              1 if a scan was refused (kmemleak disabled
+#                              itself: the log says why)
 #   ov_console_quiet / ov_console_restore
 #                              keep the console to emergencies while a test
 #                              makes the kernel log thousands of errors (the
@@ -251,6 +264,23 @@ ov_loaded() {
 	grep -q "^$1 " /proc/modules
 }
 
+ov_kmemleak() {
+	sleep 6
+	echo scan >/sys/kernel/debug/kmemleak || return 1
+	sleep 6
+	echo scan >/sys/kernel/debug/kmemleak || return 1
+	cat /sys/kernel/debug/kmemleak >"$1" || return 1
+	# backtrace lines: "    [<ADDR>] SYMBOL+OFF/LEN" (6.1), "    SYMBOL+...";
+	# SYMBOL may carry the compiler's suffixes (.isra.0, .part.0)
+	awk '
+	function done() { if (in_obj) { n++; if (dup && build) k++ } }
+	/^unreferenced object/ { done(); in_obj = 1; dup = build = 0 }
+	{ f = $0; sub(/^ +(\[<[^>]*>\] )?/, "", f) }
+	f ~ /^__of_node_dup(\.[a-z]+\.[0-9]+)*\+/ { dup = 1 }
+	f ~ /^(build_changeset_next_level|add_changeset_node)(\.[a-z]+\.[0-9]+)*\+/ { build = dup }
+	END { done(); print n + 0, k + 0 }' "$1"
+}
+
 ov_console_quiet() {
 	dmesg -n 1
 }
@@ -275,6 +305,17 @@ ov_mem() {
 	awk -v pcp="$((ov__pcp * ${ov__kib:-4}))" \
 		'$1 == "MemAvailable:" { a = $2 } $1 == "Slab:" { s = $2 }
 		END { print a + pcp, s }' /proc/meminfo
+}
+
+ov_slabinfo() {
+	awk 'NR > 2 && $13 == "slabdata" { print $1, $15 * $6 * 4, $2 }' \
+		/proc/slabinfo >"$1" 2>/dev/null || : >"$1"
+}
+
+ov_slab_growth() {
+	awk 'NR == FNR { kib[$1] = $2; n[$1] = $3; next }
+	{ d = $2 - kib[$1]; if (d > 0) printf "%d %s +%d KiB, +%d objects\n", d, $1, d, $3 - n[$1] }' \
+		"$1" "$2" | sort -rn | head -n 8 | sed 's/^[0-9]* //'
 }
 
 ov_check_slab() {
