@@ -9,7 +9,8 @@
 #   (rtc.dtso) at the same time, then while root unloads and loads the
 #   module between cycles of an item (rmmod may be refused while the
 #   reader holds a file open: configfs pins the module then). No read may
-#   fail but with ENOENT or ENODEV (the item or module is gone); a
+#   fail but with ENOENT or ENODEV (the item or module is gone), and each
+#   file is read whole at least once; a
 #   use-after-free shows as a KASAN report in the debug lane, and a lock
 #   order problem as a lockdep report, which the host's log scan fails.
 # - dtbo, in the dtbocfg dialect (a write only stores the blob): read while
@@ -18,6 +19,8 @@
 #   configfs copies the size of its first call whatever its second returns,
 #   so a blob that shrank in between must not hand out the rest of the
 #   buffer (uninitialised kernel memory).
+# - status held open by root across the item's rmdir: rmmod is refused, the
+#   read fails with ENOENT, and after the close rmmod goes.
 # Each race lasts 20 s in the debug lane (the rmmod one 10 s), 5 s otherwise.
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
@@ -81,18 +84,20 @@ attrs() {
 }
 
 # race NAME SECONDS ITEM OVERLAY [ITEM2 OVERLAY2 | rmmod]: the reader reads
-# every attribute of ITEM, ITEM2, race-board and the module's parameters as
-# uid $nobody while root churns ITEM (and ITEM2 at once); cases NAME_*
+# every attribute of ITEM, ITEM2, race-board (unless rmmod) and the
+# module's parameters as uid $nobody while root churns ITEM (and ITEM2 at
+# once); each file must be read whole at least once; cases NAME_*
 race() {
 	r_name=$1 r_secs=$2 r_item=$3 r_ov=$4
 	shift 4
-	r_item2='' r_ov2='' r_rmmod=''
+	r_item2='' r_ov2='' r_rmmod='' r_board=race-board
 	case ${1:-} in
-	rmmod) r_rmmod=rmmod ;;
+	rmmod) r_rmmod=rmmod r_board='' ;;
 	?*) r_item2=$1 r_ov2=$2 ;;
 	esac
 	# shellcheck disable=SC2046 # file names without blanks
-	"$tool" readloop "$nobody" "$r_secs" $(attrs "$r_item" ${r_item2:+"$r_item2"} race-board) \
+	"$tool" readloop "$nobody" "$r_secs" \
+		$(attrs "$r_item" ${r_item2:+"$r_item2"} ${r_board:+"$r_board"}) \
 		/sys/module/ovpop/parameters/* >"$out" 2>&1 &
 	r_reader=$!
 	if [ -n "$r_item2" ]; then
@@ -111,7 +116,8 @@ race() {
 	set -- $r_res $r_res2
 	ktap_diag "$r_name: $(tr '\n' ';' <"$out") root: $1 cycles ($3 rmmod refused as busy)${r_item2:+, second writer: $4 cycles}"
 	ktap_eq "${r_name}_reads_ok" 0 "$r_rc"
-	ktap_match "${r_name}_reads_done" '^readloop: [1-9][0-9]* reads' "$(tail -n 1 "$out")"
+	ktap_match "${r_name}_every_file_read" '^readloop: .*, 0 of [1-9][0-9]* files never read$' \
+		"$(tail -n 1 "$out")"
 	ktap_eq "${r_name}_churn_no_failure" 0 "$(($2 + $5))"
 	ktap_match "${r_name}_churn_cycles" '^[1-9]' "$1"
 	[ -z "$r_item2" ] || ktap_match "${r_name}_second_writer_cycles" '^[1-9]' "$4"
@@ -137,6 +143,28 @@ rsecs=$secs
 race rmmod "$rsecs" race-rtc rtc rmmod
 ktap_check module_loaded ov_loaded ovpop
 check_snapshot rmmod_state_restored "$snap"
+
+# --- an attribute held open across rmdir and rmmod -------------------------------
+# configfs pins the module while the file is open and gives ENOENT to a
+# read once the item is gone (fs/configfs/file.c: frag_dead)
+base=$(cat /sys/module/ovpop/refcnt)
+ktap_check held_apply ov_apply_dtbo race-rtc "$ov/rtc.dtbo"
+if [ -r "$OV_CFS/race-rtc/status" ]; then
+	pins=$(cat /sys/module/ovpop/refcnt)
+	exec 3<"$OV_CFS/race-rtc/status"
+	ktap_eq held_pins_module $((pins + 1)) "$(cat /sys/module/ovpop/refcnt)"
+	ktap_check held_rmdir rmdir "$OV_CFS/race-rtc"
+	ktap_check held_rmmod_refused sh -c '! rmmod ovpop'
+	ktap_match held_read_gone 'No such file' "$(cat <&3 2>&1)"
+	exec 3<&-
+	ktap_eq held_unpinned "$base" "$(cat /sys/module/ovpop/refcnt)"
+	ktap_check held_rmmod_after_close rmmod ovpop
+	ktap_check held_insmod insmod "$OVPOP_DIR/ovpop.ko"
+else
+	ktap_fail held_status_open "no $OV_CFS/race-rtc/status after the apply"
+	ov_remove race-rtc
+fi
+check_snapshot held_state_restored "$snap"
 
 # --- dtbo while root stores blobs of two sizes (dtbocfg) --------------------------
 rmmod ovpop

@@ -10,7 +10,8 @@
  *   ovpop-tool nocap CMD [ARG...]       run CMD as root without CAP_SYS_ADMIN
  *   ovpop-tool readloop UID SECS FILE...
  *                                       as UID, read each FILE to its end,
- *                                       over and over for SECS seconds
+ *                                       over and over for SECS seconds; names
+ *                                       the files never read whole
  *   ovpop-tool blobcheck UID SECS FILE A B
  *                                       as UID, read FILE over and over for
  *                                       SECS seconds: each read must give
@@ -481,16 +482,27 @@ static int readloop(char **files, int nfiles, long secs)
 {
 	time_t end = now() + secs;
 	struct reads c = { 0 };
-	int i;
+	long *ok = calloc(nfiles, sizeof(*ok));
+	int i, unread = 0;
 
+	if (!ok)
+		die("calloc");
 	while (now() < end)
 		for (i = 0; i < nfiles; i++)
 			if (slurp(files[i], rbuf, sizeof(rbuf)) >= 0)
-				c.n++;
+				ok[i]++;
 			else
 				read_failed(&c, files[i]);
-	printf("readloop: %ld reads, %ld gone, %ld again, %ld failed\n",
-	       c.n, c.gone, c.again, c.failed);
+	for (i = 0; i < nfiles; i++) {
+		c.n += ok[i];
+		if (!ok[i]) {
+			printf("never read: %s\n", files[i]);
+			unread++;
+		}
+	}
+	free(ok);
+	printf("readloop: %ld reads, %ld gone, %ld again, %ld failed, %d of %d files never read\n",
+	       c.n, c.gone, c.again, c.failed, unread, nfiles);
 	return c.failed != 0;
 }
 
@@ -626,6 +638,7 @@ int main(int argc, char **argv)
 {
 	struct blob s;
 	int ret;
+
 
 	if (argc >= 5 && !strcmp(argv[1], "corpus")) {
 		s = load(argv[2]);
