@@ -74,7 +74,8 @@ done
 # The debug lane's guest runs longest and mostly waits (delayed kobject
 # releases under CONFIG_DEBUG_KOBJECT_RELEASE, KASAN): its pairs run in the
 # background from the start, beside the others, niced below their guests.
-# They build their kernel themselves, before the builder reaches it.
+# They build their kernel themselves, niced as the builder's, then run
+# their guest, in a session of their own that an interrupt takes down.
 bg=
 fg=
 for pair in $matrix; do
@@ -94,17 +95,26 @@ fi
 # already built is found at once). A pair whose kernel is being built waits
 # for it (kernel.sh locks each version), then finds it built. The builds
 # run niced: the guests' wall-clock waits come first.
+# They run in a session of their own (its id in prebuild.sid).
 prebuild() {
-	for pair in $fg; do
-		pair_split "$pair"
-		nice -n 10 "$here/kernel.sh" "$version" "$arch" "$variant" \
-			>/dev/null 2>>"$work/prebuild.log" || true
-	done
+	# shellcheck disable=SC2016 # expanded by the new session's sh
+	for p in $fg; do
+		pair_split "$p"
+		echo "$version $arch $variant"
+	done |
+		setsid sh -c 'echo $$ >"$1/prebuild.sid"
+		while read -r v a x; do
+			# shellcheck disable=SC2086 # no variant: no word
+			nice -n 10 "$2/kernel.sh" "$v" "$a" $x </dev/null \
+				>/dev/null 2>>"$1/prebuild.log" || true
+		done' sh "$work" "$here"
 }
 
 # pair_run PAIR [NICE]: test-pair.sh for PAIR; its output goes to
 # $work/<pair>.log, and also to stdout unless NICE is given (a background
-# pair, whose stderr goes to <pair>.stderr). <pair>.time: start and end.
+# pair: its kernel is built first at nice 10, then its guest runs at NICE,
+# in a new session whose id goes to <pair>.sid; stderr to <pair>.stderr).
+# <pair>.time: start and end.
 pair_run() {
 	pair_split "$1"
 	out="$work/$version-$arch${variant:+-$variant}"
@@ -116,11 +126,24 @@ pair_run() {
 			OVPOP_STRESS=$stress OVPOP_OUT=$out "$here/test-pair.sh" |
 			tee "$out.log"
 	else
+		# shellcheck disable=SC2016 # expanded by the new session's sh
 		OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_VARIANT=$variant \
-			OVPOP_STRESS=$stress OVPOP_OUT=$out \
-			nice -n "$2" "$here/test-pair.sh" >"$out.log" 2>"$out.stderr"
+			OVPOP_STRESS=$stress OVPOP_OUT=$out setsid sh -c \
+			'echo $$ >"$1.sid"
+			nice -n 10 "$2/kernel.sh" "$OVPOP_KERNEL" "$OVPOP_ARCH" \
+				"$OVPOP_VARIANT" >/dev/null || exit
+			exec nice -n "$3" "$2/test-pair.sh"' \
+			sh "$out" "$here" "$2" >"$out.log" 2>"$out.stderr"
 	fi
 	echo "$t0 $(date +%s)" >"$out.time"
+}
+
+# bg_kill: takes down the sessions of the builder and of the background
+# pairs (kernel.sh, make, test-pair.sh, qemu)
+bg_kill() {
+	for sid in "$work"/*.sid; do
+		sid=$(cat "$sid" 2>/dev/null) && kill -- "-$sid" 2>/dev/null
+	done
 }
 
 # pair_tally PAIR: adds the result line of PAIR's log to the totals
@@ -137,6 +160,7 @@ pair_tally() {
 	else
 		p=0 f=1 s=0
 		log "test: $pair ended without a result line"
+		[ -s "$out.stderr" ] && tail -n 20 "$out.stderr" | sed 's/^/     /'
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -154,7 +178,8 @@ for pair in $bg; do
 	pair_run "$pair" 5 &
 	bg_pids="$bg_pids $!"
 done
-trap 'kill $prebuild_pid $bg_pids 2>/dev/null' EXIT
+trap bg_kill EXIT
+trap 'exit 130' INT TERM
 
 # Once for all pairs: checkpatch and shellcheck do not depend on the kernel
 start=$(date +%s)
@@ -254,7 +279,7 @@ for pair in $bg; do
 	cat "$work/$version-$arch${variant:+-$variant}.log"
 	pair_tally "$pair"
 done
-trap - EXIT
+trap - EXIT INT TERM
 
 printf '\n'
 printf '%s' "$results" | sed 's/^/result /'
