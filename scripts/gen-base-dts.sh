@@ -13,7 +13,8 @@
 # - the PL031 RTC, the PL061 GPIO and the gpio-keys node (it uses the PL061)
 #   are removed: the tests add them back with overlays;
 # - labels gic, apb_pclk and uart0 are added for overlays to refer to;
-# - /chosen's rng-seed and kaslr-seed are dropped (random at every dump).
+# - /chosen's rng-seed and kaslr-seed are dropped (random at every dump);
+# - dts/ovpop-fpga.dtsi (the test FPGA manager and region) is included.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -87,16 +88,19 @@ qver=$("$qemu" --version | head -n 1)
  * (uses the PL061): the hardware is still there, overlays add the nodes.
  * Added labels gic, apb_pclk and uart0 for overlays. Dropped /chosen's
  * random rng-seed and kaslr-seed. Phandle numbers are QEMU's.
- * Built with dtc -@ so that overlays can resolve the labels.
+ * Built with dtc -@ so that overlays can resolve the labels. Then the test
+ * FPGA manager and region of dts/ovpop-fpga.dtsi are included.
  */
 
 EOF
 	cat "$tmp/body.dts"
+	printf '\n#include "ovpop-fpga.dtsi"\n'
 } >"$tmp/out.dts"
 
 # It must still compile, with the labels in __symbols__.
-dtc -q -@ -I dts -O dtb -o "$tmp/check.dtb" "$tmp/out.dts"
-for l in gic apb_pclk uart0; do
+cpp -nostdinc -undef -x assembler-with-cpp -I "$repo/dts" -o "$tmp/pp.dts" "$tmp/out.dts"
+dtc -q -@ -I dts -O dtb -o "$tmp/check.dtb" "$tmp/pp.dts"
+for l in gic apb_pclk uart0 fpga_full; do
 	fdtget "$tmp/check.dtb" /__symbols__ "$l" >/dev/null 2>&1 ||
 		die "gen-base-dts: label $l missing from __symbols__"
 done

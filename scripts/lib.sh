@@ -74,7 +74,7 @@ ovpop_module_copy() {
 	_repo=$(cd "$(dirname "$0")/.." && pwd)
 	rm -rf "$1"
 	mkdir -p "$1" || return 1
-	(cd "$_repo" && find Kbuild Makefile dkms.conf module tests/modules \
+	(cd "$_repo" && find Kbuild Makefile dkms.conf module tests/modules tests/kfpga \
 		tests/kunit samples -type f \( -name Kbuild -o -name Makefile -o \
 		-name dkms.conf -o -name '*.[chS]' -o -name '*.dtso' \) \
 		! -name '*.mod.c' -print | cpio -pdm --quiet "$1") || return 1

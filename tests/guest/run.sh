@@ -82,6 +82,13 @@ setup() {
 	# shellcheck disable=SC2086 # params is empty or one word
 	ktap_check insmod_ovpop insmod "$OVPOP_DIR/ovpop.ko" $params
 	ktap_check insmod_ovpop_testdrv insmod "$OVPOP_DIR/modules/ovpop_testdrv.ko"
+	# the kernel's FPGA stack, where it was built from the kernel's
+	# sources (Kbuild), and the test manager (scenario-fpga.sh)
+	if [ -f "$OVPOP_DIR/modules/fpga-mgr.ko" ]; then
+		for m in fpga-mgr fpga-bridge fpga-region of-fpga-region ovpop_fpga; do
+			ktap_check "insmod_$(echo "$m" | tr - _)" insmod "$OVPOP_DIR/modules/$m.ko"
+		done
+	fi
 	ktap_check configfs_overlays [ -d "$OV_CFS" ]
 	if [ "$lane" = debug ] && [ -w /sys/kernel/debug/kmemleak ]; then
 		# what leaked before the tests is not theirs (kmemleak.sh)
