@@ -21,6 +21,9 @@
  *   ovpop-tool kclose FILE BLOB         open FILE, write BLOB, and leave the
  *                                       last reference to the file to a
  *                                       kernel thread
+ *   ovpop-tool crc32 FILE               FILE's size and CRC-32 (zlib's, as
+ *                                       tests/modules/ovpop_fpga.c reports
+ *                                       an image): "SIZE CRC" (8 hex digits)
  *   ovpop-tool failnth K apply|rmdir ...
  *   ovpop-tool sweep|notify apply|rmdir ...
  *                                       allocation faults and reconfig
@@ -634,11 +637,31 @@ static int race_tool(int argc, char **argv)
 	return -1;
 }
 
+/* CRC-32, reflected, polynomial 0xedb88320: the kernel's crc32_le(~0, ...) ^ ~0 */
+static int crc32_file(const struct blob *b)
+{
+	uint32_t crc = ~0U;
+	size_t i;
+	int k;
+
+	for (i = 0; i < b->n; i++) {
+		crc ^= b->d[i];
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320U & -(crc & 1));
+	}
+	printf("%zu %08x\n", b->n, ~crc);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct blob s;
 	int ret;
 
+	if (argc == 3 && !strcmp(argv[1], "crc32")) {
+		s = load(argv[2]);
+		return crc32_file(&s);
+	}
 
 	if (argc >= 5 && !strcmp(argv[1], "corpus")) {
 		s = load(argv[2]);
@@ -657,6 +680,6 @@ int main(int argc, char **argv)
 	ret = faults_main(argc, argv);
 	if (ret >= 0)
 		return ret;
-	fprintf(stderr, "usage: ovpop-tool corpus SEED DIR MAXSIZE | fuzz SEED N RNGSEED | nocap CMD [ARG...] | failnth ... | sweep ... | notify ...\n");
+	fprintf(stderr, "usage: ovpop-tool crc32 FILE | corpus SEED DIR MAXSIZE | fuzz SEED N RNGSEED | nocap CMD [ARG...] | failnth ... | sweep ... | notify ...\n");
 	return 2;
 }

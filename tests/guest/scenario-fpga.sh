@@ -1,0 +1,212 @@
+#!/bin/sh
+# Scenario fpga: overlays on an FPGA region (dts/ovpop-fpga.dtsi) with the
+# kernel's own FPGA stack (fpga-mgr, fpga-bridge, fpga-region,
+# of-fpga-region, built from its sources; run.sh loads them) and the test
+# manager tests/modules/ovpop_fpga.c, whose event list (debugfs) records the
+# images it is given and the devices added and deleted below the region.
+# - overlays/fpga-full.dtso: the image (the bytes of the firmware file) is
+#   written before the first PL device is added; every PL device on the
+#   right bus with its driver (the primecell an AMBA device), at the
+#   address translated through the region's ranges; the region's static
+#   child untouched; removal deletes the PL devices in the reverse order;
+#   a second apply programs again;
+# - refused: a missing image, the manager failing each step, an image and
+#   external-fpga-config at once, a second image while one is applied: the
+#   item unapplied with the cause in "error", no PL device, nothing left
+#   registered with the OF core (the guard applied before can be removed),
+#   and the next good apply works;
+# - overlays/fpga-external.dtso: nothing programmed, the PL device appears;
+# - apply/remove cycles with memory flat.
+# The kernel alone (control boot) makes the primecell a platform device and
+# nothing below the PL's simple-bus.
+here=$(dirname "$0")
+# shellcheck source=ktap.sh
+. "$here/ktap.sh"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+region=/fpga-region@d000000
+ovs=$OVPOP_DIR/overlays
+full=$ovs/fpga-full.dtbo
+ev=/sys/kernel/debug/ovpop_fpga/events
+fail=/sys/module/ovpop_fpga/parameters/fail_at
+image=/lib/firmware/ovpop/fpga-full.bin
+snap=$OV_TMP/scenario-fpga.snap
+out=$OV_TMP/scenario-fpga.out
+# the PL devices of fpga-full, in the order of the tree
+pl_nodes="$region/pl-test@0 $region/pl-cell@1000 $region/pl-bus@10000
+$region/pl-bus@10000/test@0 $region/pl-bus@10000/test@1000"
+cycles=100
+[ "${OV_LANE:-}" = debug ] && cycles=20
+
+# shellcheck disable=SC2317 # run by ktap_end
+cleanup() {
+	[ -w "$fail" ] && echo 0 >"$fail"
+	ov_remove fpga-second fpga fpga-guard
+	rm -f "$snap" "$out" "$image"
+}
+
+# ev_clear: empties the event list
+ev_clear() {
+	echo clear >"$ev"
+}
+
+# ev_nodes FILE add|del: the nodes of the devices added (deleted), in order,
+# on one line
+ev_nodes() {
+	awk -v what="$2" '$3 == what { printf "%s ", $6 }' "$1"
+}
+
+# ev_reverse LIST: LIST's words in the reverse order, on one line
+ev_reverse() {
+	echo "$1" | awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }'
+}
+
+# ev_parent_first LIST: the nodes of LIST (deletions, in order) deleted
+# after one of their ancestors in LIST
+ev_parent_first() {
+	echo "$1" | awk '{
+		for (i = 1; i <= NF; i++) {
+			for (a in gone)
+				if (index($i, a "/") == 1)
+					printf "%s ", $i
+			gone[$i] = 1
+		}
+	}'
+}
+
+# ev_top LIST: the nodes of LIST that are the region's children
+ev_top() {
+	echo "$1" | tr ' ' '\n' | grep "^$region/[^/]*\$" | tr '\n' ' '
+}
+
+# ev_sorted LIST: LIST's words sorted, on one line
+ev_sorted() {
+	echo "$1" | tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' '
+}
+
+ktap_begin scenario-fpga
+ktap_at_exit cleanup
+if [ ! -e "$ev" ]; then
+	ktap_skip fpga "no FPGA stack (run.sh loads it where it was built)"
+	ktap_end
+fi
+# the region is a node of the base tree: the kernel leaks the properties
+# FPGA overlays add to it (firmware-name, external-fpga-config), and says so
+expect_kmsg "OF: overlay: WARNING: memory leak will occur if overlay removed, property: $region/"
+
+# --- the region: of-fpga-region created its static child --------------------------
+ktap_match region_registered '^region[0-9]+$' "$(ls /sys/class/fpga_region 2>&1)"
+check_bound static_child_bound platform "$region/static@f0000" ovpop-test-platform
+static=$OV_DEV
+mgr=
+for m in /sys/class/fpga_manager/fpga*; do
+	[ -e "$m" ] && mgr=$m
+done
+ktap_match manager_registered 'ovpop test FPGA manager' "$(cat "$mgr/name" 2>&1)"
+
+# a bitstream of odd size
+dd if=/dev/urandom of="$image" bs=1001 count=77 2>/dev/null
+# shellcheck disable=SC2046 # two words
+set -- $("$OVPOP_DIR/bin/ovpop-tool" crc32 "$image")
+size=$1 crc=$2
+ov_snapshot >"$snap"
+
+# --- full reconfiguration ------------------------------------------------------------
+ev_clear
+ktap_check apply ov_apply_dtbo fpga "$full"
+cp "$ev" "$out"
+ktap_diag_file "$out" 12 "events: "
+# first the image, then the devices
+ktap_match image_written_first "^[0-9]+ [0-9]+ program size=$size crc=$crc flags=0x0\$" \
+	"$(head -n 1 "$out")"
+ktap_eq image_written_once 1 "$(grep -c ' program ' "$out")"
+added=$(ev_nodes "$out" add)
+ktap_eq pl_devices_added "$(ev_sorted "$pl_nodes")" "$(ev_sorted "$added")"
+ktap_eq manager_operating operating "$(cat "$mgr/state" 2>&1)"
+check_bound pl_test_bound platform "$region/pl-test@0" ovpop-test-platform &&
+	check_report pl_test_address platform "$OV_DEV" ' res=0xd000000-0xd000fff '
+check_bound pl_cell_amba amba "$region/pl-cell@1000" ovpop-test-amba &&
+	check_report pl_cell_address amba "$OV_DEV" ' res=0xd001000-0xd001fff irq=[0-9]+ '
+check_device pl_bus_device platform "$region/pl-bus@10000"
+bus_dir=$OV_DIR
+check_bound pl_bus_child_bound platform "$region/pl-bus@10000/test@1000" ovpop-test-platform &&
+	check_report pl_bus_child_address platform "$OV_DEV" ' res=0xd011000-0xd011fff ' &&
+	check_under pl_bus_child_below_bus "$(dev_path platform "$OV_DEV")" "$bus_dir"
+ktap_eq static_child_untouched "$static" "$(dev_of_node platform "$region/static@f0000")"
+
+ev_clear
+ktap_check remove ov_remove fpga
+cp "$ev" "$out"
+deleted=$(ev_nodes "$out" del)
+ktap_diag "added: $added"
+ktap_diag "deleted: $deleted"
+ktap_eq pl_devices_deleted "$(ev_sorted "$added")" "$(ev_sorted "$deleted")"
+ktap_eq pl_children_deleted_before_parents "" "$(ev_parent_first "$deleted")"
+ktap_eq pl_top_devices_deleted_in_reverse "$(ev_reverse "$(ev_top "$added")")" \
+	"$(ev_top "$deleted")"
+check_snapshot nothing_left "$snap"
+
+ev_clear
+ktap_check apply_again ov_apply_dtbo fpga "$full"
+ktap_eq image_written_again 1 "$(grep -c ' program ' "$ev")"
+ktap_check remove_again ov_remove fpga
+
+# --- refused overlays ---------------------------------------------------------------
+# refused CASE OVERLAY ERE: applying OVERLAY fails with "error" matching ERE
+refused() {
+	ev_clear
+	if ov_apply_dtbo fpga "$ovs/$2.dtbo" 2>/dev/null; then
+		ktap_fail "$1_refused" "applied"
+	else
+		ktap_eq "$1_refused" unapplied "$(ov_status fpga)"
+	fi
+	e=$(cat "$OV_CFS/fpga/error" 2>&1)
+	ktap_diag "$1: error: $e"
+	ktap_match "$1_error" "$3" "$e"
+	ktap_eq "$1_no_pl_device" "" "$(ev_nodes "$ev" add)"
+	ov_remove fpga
+}
+
+ktap_check guard_apply ov_apply_dtbo fpga-guard "$ovs/fpga-external.dtbo"
+refused missing fpga-missing '(-ENOENT|-2)'
+for step in 1 2 3; do
+	echo "$step" >"$fail"
+	refused "manager_step$step" fpga-full '(-EIO|-5)'
+	ktap_match "manager_step${step}_failed" "fail step=$step errno=5" "$(cat "$ev")"
+done
+echo 0 >"$fail"
+refused ambiguous fpga-ambiguous '(-EINVAL|-22)'
+ktap_check guard_removable ov_remove fpga-guard
+
+ktap_check apply_after_refusals ov_apply_dtbo fpga "$full"
+refused_second=$(ov_apply_dtbo fpga-second "$ovs/fpga-full.dtbo" 2>/dev/null && echo applied)
+ktap_eq second_image_refused "" "$refused_second"
+ktap_match second_image_error '(-EINVAL|-22)' "$(cat "$OV_CFS/fpga-second/error" 2>&1)"
+ov_remove fpga-second
+ktap_check remove_after_refusals ov_remove fpga
+check_snapshot nothing_left_after_refusals "$snap"
+
+# --- an FPGA programmed before Linux ---------------------------------------------------
+ev_clear
+ktap_check external_apply ov_apply_dtbo fpga "$ovs/fpga-external.dtbo"
+ktap_eq external_nothing_programmed 0 "$(grep -c ' program ' "$ev")"
+check_bound external_pl_bound platform "$region/pl-test@2000" ovpop-test-platform
+ktap_check external_remove ov_remove fpga
+
+# --- cycles --------------------------------------------------------------------------
+sleep 1
+mem0=$(ov_mem)
+i=0
+bad=0
+while [ "$i" -lt "$cycles" ] && [ "$bad" -lt 5 ]; do
+	i=$((i + 1))
+	ov_apply_dtbo fpga "$full" 2>/dev/null || bad=$((bad + 1))
+	ov_remove fpga || bad=$((bad + 1))
+done
+ktap_eq cycles_ran "$cycles" "$i"
+ktap_eq cycles_failed 0 "$bad"
+sleep 1
+ov_check_slab cycles_slab_flat "$mem0" "$(ov_mem)"
+check_snapshot nothing_left_after_cycles "$snap"
+ktap_end
