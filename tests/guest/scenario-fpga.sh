@@ -8,8 +8,9 @@
 #   written before the first PL device is added; every PL device on the
 #   right bus with its driver (the primecell an AMBA device), at the
 #   address translated through the region's ranges; the region's static
-#   child untouched; removal deletes the PL devices in the reverse order;
-#   a second apply programs again;
+#   child untouched; removal deletes every PL device, children before
+#   their parents and the region's children in the reverse order of their
+#   creation; a second apply programs again;
 # - refused: a missing image, the manager failing each step, an image and
 #   external-fpga-config at once, a second image while one is applied: the
 #   item unapplied with the cause in "error", no PL device, nothing left
