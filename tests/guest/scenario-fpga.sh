@@ -3,20 +3,29 @@
 # kernel's own FPGA stack (fpga-mgr, fpga-bridge, fpga-region,
 # of-fpga-region, built from its sources; run.sh loads them) and the test
 # manager tests/modules/ovpop_fpga.c, whose event list (debugfs) records the
-# images it is given and the devices added and deleted below the region.
-# - overlays/fpga-full.dtso: the image (the bytes of the firmware file) is
-#   written before the first PL device is added; every PL device on the
+# images it is given, its bridges' enables and disables and the devices
+# added and deleted below the region.
+# - overlays/fpga-full.dtso: the region's bridge disabled, the image (the
+#   bytes of the firmware file) written and the bridge enabled again before
+#   the first PL device is added; every PL device on the
 #   right bus with its driver (the primecell an AMBA device), at the
 #   address translated through the region's ranges; the region's static
 #   child untouched; removal deletes every PL device, children before
 #   their parents and the region's children in the reverse order of their
-#   creation; a second apply programs again;
-# - refused: a missing image, the manager failing each step, an image and
+#   creation, and then the bridge is disabled; a second apply programs
+#   again;
+# - refused: a missing image, the manager failing each step, the bridge
+#   failing to enable after the image was written, an image and
 #   external-fpga-config at once, a second image while one is applied: the
 #   item unapplied with the cause in "error", no PL device, nothing left
 #   registered with the OF core (the guard applied before can be removed),
 #   and the next good apply works;
 # - overlays/fpga-external.dtso: nothing programmed, the PL device appears;
+# - partial reconfiguration: overlays/fpga-pr-shell.dtso adds a PR region
+#   and its freeze bridge (of-fpga-region and the test bridge bind to
+#   them), overlays/fpga-pr-persona.dtso programs that region with
+#   FPGA_MGR_PARTIAL_RECONFIG between its bridge's disable and enable, then
+#   its device appears; removal, a second persona, the shell's removal;
 # - apply/remove cycles with memory flat.
 # The kernel alone (control boot) makes the primecell a platform device and
 # nothing below the PL's simple-bus.
@@ -32,6 +41,8 @@ full=$ovs/fpga-full.dtbo
 ev=/sys/kernel/debug/ovpop_fpga/events
 fail=/sys/module/ovpop_fpga/parameters/fail_at
 image=/lib/firmware/ovpop/fpga-full.bin
+pr_image=/lib/firmware/ovpop/fpga-pr.bin
+pr=$region/fpga-region@30000
 snap=$OV_TMP/scenario-fpga.snap
 out=$OV_TMP/scenario-fpga.out
 # the PL devices of fpga-full, in the order of the tree
@@ -43,8 +54,8 @@ cycles=100
 # shellcheck disable=SC2317 # run by ktap_end
 cleanup() {
 	[ -w "$fail" ] && echo 0 >"$fail"
-	ov_remove fpga-second fpga fpga-guard
-	rm -f "$snap" "$out" "$image"
+	ov_remove fpga-second fpga fpga-persona fpga-shell fpga-guard
+	rm -f "$snap" "$out" "$image" "$pr_image"
 }
 
 # ev_clear: empties the event list
@@ -56,6 +67,24 @@ ev_clear() {
 # on one line
 ev_nodes() {
 	awk -v what="$2" '$3 == what { printf "%s ", $6 }' "$1"
+}
+
+# ev_seq FILE: the events in order on one line, "program:FLAGS",
+# "bridge:NODE:enable|disable", "fail:STEP", and "add" ("del") for a run of
+# additions (deletions)
+ev_seq() {
+	awk '$3 == "program" { sub(/^flags=/, "", $6); t = "program:" $6 }
+		$3 == "bridge" { t = "bridge:" $4 ":" $5 }
+		$3 == "fail" { sub(/^step=/, "", $4); t = "fail:" $4 }
+		$3 == "add" || $3 == "del" { t = $3; if (t == last) next }
+		{ printf "%s ", t; last = t }' "$1"
+}
+
+# nregions: how many FPGA regions are registered
+nregions() {
+	set -- /sys/class/fpga_region/region*
+	[ -e "$1" ] || set --
+	echo $#
 }
 
 # ev_reverse LIST: LIST's words in the reverse order, on one line
@@ -106,11 +135,16 @@ for m in /sys/class/fpga_manager/fpga*; do
 done
 ktap_match manager_registered 'ovpop test FPGA manager' "$(cat "$mgr/name" 2>&1)"
 
-# a bitstream of odd size
+# bitstreams of odd sizes
 dd if=/dev/urandom of="$image" bs=1001 count=77 2>/dev/null
+dd if=/dev/urandom of="$pr_image" bs=999 count=13 2>/dev/null
 # shellcheck disable=SC2046 # two words
 set -- $("$OVPOP_DIR/bin/ovpop-tool" crc32 "$image")
 size=$1 crc=$2
+# shellcheck disable=SC2046 # two words
+set -- $("$OVPOP_DIR/bin/ovpop-tool" crc32 "$pr_image")
+pr_size=$1 pr_crc=$2
+br=bridge:fpga-bridge
 ov_snapshot >"$snap"
 
 # --- full reconfiguration ------------------------------------------------------------
@@ -118,10 +152,10 @@ ev_clear
 ktap_check apply ov_apply_dtbo fpga "$full"
 cp "$ev" "$out"
 ktap_diag_file "$out" 12 "events: "
-# first the image, then the devices
-ktap_match image_written_first "^[0-9]+ [0-9]+ program size=$size crc=$crc flags=0x0\$" \
-	"$(head -n 1 "$out")"
-ktap_eq image_written_once 1 "$(grep -c ' program ' "$out")"
+# first the image, between the bridge's disable and enable, then the devices
+ktap_eq image_written_first "$br:disable program:0x0 $br:enable add " "$(ev_seq "$out")"
+ktap_match image_bytes "^[0-9]+ [0-9]+ program size=$size crc=$crc flags=0x0\$" \
+	"$(grep ' program ' "$out")"
 added=$(ev_nodes "$out" add)
 ktap_eq pl_devices_added "$(ev_sorted "$pl_nodes")" "$(ev_sorted "$added")"
 ktap_eq manager_operating operating "$(cat "$mgr/state" 2>&1)"
@@ -142,6 +176,7 @@ cp "$ev" "$out"
 deleted=$(ev_nodes "$out" del)
 ktap_diag "added: $added"
 ktap_diag "deleted: $deleted"
+ktap_eq bridge_disabled_after_devices "del $br:disable " "$(ev_seq "$out")"
 ktap_eq pl_devices_deleted "$(ev_sorted "$added")" "$(ev_sorted "$deleted")"
 ktap_eq pl_children_deleted_before_parents "" "$(ev_parent_first "$deleted")"
 ktap_eq pl_top_devices_deleted_in_reverse "$(ev_reverse "$(ev_top "$added")")" \
@@ -171,10 +206,11 @@ refused() {
 
 ktap_check guard_apply ov_apply_dtbo fpga-guard "$ovs/fpga-external.dtbo"
 refused missing fpga-missing '(-ENOENT|-2)'
-for step in 1 2 3; do
+# steps 1-3 the manager's, 4 the bridge's enable after the image was written
+for step in 1 2 3 4; do
 	echo "$step" >"$fail"
-	refused "manager_step$step" fpga-full '(-EIO|-5)'
-	ktap_match "manager_step${step}_failed" "fail step=$step errno=5" "$(cat "$ev")"
+	refused "fail_step$step" fpga-full '(-EIO|-5)'
+	ktap_match "fail_step${step}_failed" "fail step=$step errno=5" "$(cat "$ev")"
 done
 echo 0 >"$fail"
 refused ambiguous fpga-ambiguous '(-EINVAL|-22)'
@@ -194,6 +230,35 @@ ktap_check external_apply ov_apply_dtbo fpga "$ovs/fpga-external.dtbo"
 ktap_eq external_nothing_programmed 0 "$(grep -c ' program ' "$ev")"
 check_bound external_pl_bound platform "$region/pl-test@2000" ovpop-test-platform
 ktap_check external_remove ov_remove fpga
+
+# --- partial reconfiguration ---------------------------------------------------------
+ev_clear
+ktap_check pr_shell_apply ov_apply_dtbo fpga-shell "$ovs/fpga-pr-shell.dtbo"
+check_bound pr_freeze_bridge_bound platform "$region/freeze@20000" ovpop-test-fpga-bridge
+check_bound pr_region_bound platform "$pr" of-fpga-region
+ktap_eq pr_two_regions 2 "$(nregions)"
+ktap_eq pr_shell_image "$br:disable program:0x0 $br:enable add " "$(ev_seq "$ev")"
+for n in 1 2; do
+	ev_clear
+	ktap_check "pr_persona${n}_apply" ov_apply_dtbo fpga-persona "$ovs/fpga-pr-persona.dtbo"
+	cp "$ev" "$out"
+	ktap_diag_file "$out" 6 "persona $n events: "
+	ktap_eq "pr_persona${n}_order" \
+		"bridge:freeze@20000:disable program:0x1 bridge:freeze@20000:enable add " \
+		"$(ev_seq "$out")"
+	ktap_match "pr_persona${n}_image" " program size=$pr_size crc=$pr_crc flags=0x1\$" \
+		"$(grep ' program ' "$out")"
+	check_bound "pr_persona${n}_bound" platform "$pr/persona@0" ovpop-test-platform &&
+		check_report "pr_persona${n}_address" platform "$OV_DEV" ' res=0xd030000-0xd030fff '
+	ev_clear
+	ktap_check "pr_persona${n}_remove" ov_remove fpga-persona
+	ktap_eq "pr_persona${n}_removed" "del bridge:freeze@20000:disable " "$(ev_seq "$ev")"
+done
+ev_clear
+ktap_check pr_shell_remove ov_remove fpga-shell
+ktap_eq pr_shell_removed "del $br:disable " "$(ev_seq "$ev")"
+ktap_eq pr_one_region 1 "$(nregions)"
+check_snapshot nothing_left_after_pr "$snap"
 
 # --- cycles --------------------------------------------------------------------------
 sleep 1

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A test FPGA manager for ovpop's FPGA tests.
+ * A test FPGA manager and bridge for ovpop's FPGA tests.
  *
  * A platform driver for "ovpop,test-fpga-mgr" nodes registers an FPGA
  * manager that takes any image: write_init() starts a CRC-32 (the zlib one)
  * and a byte count, write() adds to them, write_complete() records the
- * image. The module parameter fail_at makes one step fail with -fail_errno
- * (1 write_init, 2 write, 3 write_complete; 0 none).
+ * image. One for "ovpop,test-fpga-bridge" nodes registers an FPGA bridge
+ * that records each enable and disable. The module parameter fail_at makes
+ * one step fail with -fail_errno (1 write_init, 2 write, 3 write_complete,
+ * 4 a bridge's enable; 0 none).
  *
  * A notifier on the platform and AMBA buses records every device added or
  * deleted whose node lies below an "fpga-region" node. Both records go to
  * one event list, in the order they happened, each line
  *
  *   <seq> <ns> program size=<n> crc=<8 hex> flags=<hex>
+ *   <seq> <ns> bridge <node name> enable|disable
  *   <seq> <ns> fail step=<n> errno=<n>
  *   <seq> <ns> add|del <bus> <dev_name> <%pOF>
  *
@@ -25,6 +28,7 @@
 #include <linux/crc32.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/fpga/fpga-bridge.h>
 #include <linux/fpga/fpga-mgr.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -39,7 +43,8 @@
 
 static int fail_at;
 module_param(fail_at, int, 0644);
-MODULE_PARM_DESC(fail_at, "fail write_init (1), write (2) or write_complete (3)");
+MODULE_PARM_DESC(fail_at,
+		 "fail write_init (1), write (2), write_complete (3) or a bridge's enable (4)");
 
 static int fail_errno = EIO;
 module_param(fail_errno, int, 0644);
@@ -196,6 +201,73 @@ static struct platform_driver ovpop_fpga_driver = {
 	.driver = {
 		.name = "ovpop-test-fpga-mgr",
 		.of_match_table = ovpop_fpga_of_match,
+		/* a region holds the manager, not its devm-allocated state */
+		.suppress_bind_attrs = true,
+	},
+};
+
+static int ovpop_fpga_bridge_show(struct fpga_bridge *bridge)
+{
+	bool *enabled = bridge->priv;
+
+	return *enabled;
+}
+
+static int ovpop_fpga_bridge_set(struct fpga_bridge *bridge, bool enable)
+{
+	bool *enabled = bridge->priv;
+	int ret;
+
+	ret = enable ? ovpop_fpga_fail(4) : 0;
+	if (ret)
+		return ret;
+	*enabled = enable;
+	ovpop_fpga_event("bridge %pOFP %s", bridge->dev.of_node,
+			 enable ? "enable" : "disable");
+	return 0;
+}
+
+static const struct fpga_bridge_ops ovpop_fpga_bridge_ops = {
+	.enable_show = ovpop_fpga_bridge_show,
+	.enable_set = ovpop_fpga_bridge_set,
+};
+
+static void ovpop_fpga_bridge_unregister(void *bridge)
+{
+	fpga_bridge_unregister(bridge);
+}
+
+static int ovpop_fpga_bridge_probe(struct platform_device *pdev)
+{
+	struct fpga_bridge *bridge;
+	bool *enabled;
+
+	enabled = devm_kzalloc(&pdev->dev, sizeof(*enabled), GFP_KERNEL);
+	if (!enabled)
+		return -ENOMEM;
+	*enabled = true;
+
+	bridge = fpga_bridge_register(&pdev->dev, "ovpop test FPGA bridge",
+				      &ovpop_fpga_bridge_ops, enabled);
+	if (IS_ERR(bridge))
+		return PTR_ERR(bridge);
+	return devm_add_action_or_reset(&pdev->dev,
+					ovpop_fpga_bridge_unregister, bridge);
+}
+
+static const struct of_device_id ovpop_fpga_bridge_of_match[] = {
+	{ .compatible = "ovpop,test-fpga-bridge" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, ovpop_fpga_bridge_of_match);
+
+static struct platform_driver ovpop_fpga_bridge_driver = {
+	.probe = ovpop_fpga_bridge_probe,
+	.driver = {
+		.name = "ovpop-test-fpga-bridge",
+		.of_match_table = ovpop_fpga_bridge_of_match,
+		/* a region holds the bridge, not its devm-allocated state */
+		.suppress_bind_attrs = true,
 	},
 };
 
@@ -294,11 +366,16 @@ static int __init ovpop_fpga_init(void)
 	debugfs_create_file("events", 0600, ovpop_fpga_dir, NULL,
 			    &ovpop_fpga_events_fops);
 
-	ret = platform_driver_register(&ovpop_fpga_driver);
+	ret = platform_driver_register(&ovpop_fpga_bridge_driver);
 	if (ret)
 		goto err_debugfs;
+	ret = platform_driver_register(&ovpop_fpga_driver);
+	if (ret)
+		goto err_bridge;
 	return 0;
 
+err_bridge:
+	platform_driver_unregister(&ovpop_fpga_bridge_driver);
 err_debugfs:
 	debugfs_remove_recursive(ovpop_fpga_dir);
 #ifdef CONFIG_ARM_AMBA
@@ -313,6 +390,7 @@ module_init(ovpop_fpga_init);
 static void __exit ovpop_fpga_exit(void)
 {
 	platform_driver_unregister(&ovpop_fpga_driver);
+	platform_driver_unregister(&ovpop_fpga_bridge_driver);
 	debugfs_remove_recursive(ovpop_fpga_dir);
 #ifdef CONFIG_ARM_AMBA
 	bus_unregister_notifier(&amba_bustype, &ovpop_fpga_amba_nb);
@@ -322,5 +400,5 @@ static void __exit ovpop_fpga_exit(void)
 }
 module_exit(ovpop_fpga_exit);
 
-MODULE_DESCRIPTION("ovpop test FPGA manager and PL device recorder");
+MODULE_DESCRIPTION("ovpop test FPGA manager and bridge, PL device recorder");
 MODULE_LICENSE("GPL");
