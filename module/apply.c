@@ -161,6 +161,28 @@ static void ovpop_retry_parked(void)
 	}
 }
 
+/*
+ * An overlay notifier refused the fragment that targets @np: name it, and
+ * for of-fpga-region (drivers/fpga/of-fpga-region.c, which programs the
+ * region's image from OF_OVERLAY_PRE_APPLY) the likely cause
+ */
+static void ovpop_fail_refused(struct ovpop_item *it, int ret,
+			       struct device_node *np)
+{
+	if (!of_device_is_compatible(np, "fpga-region"))
+		ovpop_fail(it, ret,
+			   "refused by a driver acting on %pOF (an overlay notifier; see the kernel log)",
+			   np);
+	else if (ret == -ENOENT)
+		ovpop_fail(it, ret,
+			   "the FPGA region %pOF did not find its image (firmware-name, in /lib/firmware)",
+			   np);
+	else
+		ovpop_fail(it, ret,
+			   "the FPGA region %pOF refused it: programming or its bridges failed (its manager's state is in /sys/class/fpga_manager), or its rules (one image at a time, not with external-fpga-config)",
+			   np);
+}
+
 /* Called with ovpop_stack_lock held; returns the apply's error */
 static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 			      size_t size, struct device_node *base, bool check)
@@ -208,6 +230,8 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 			ovpop_fail(it, ret, "cannot create the device of %s; rolled back%s",
 				   it->layer.err_node ?: "a node",
 				   rm ? ", a notifier failing (see the kernel log)" : "");
+		else if (it->layer.refused_by)
+			ovpop_fail_refused(it, ret, it->layer.refused_by);
 		else
 			ovpop_fail(it, ret, "refused by the kernel (see the OF: lines of its log)");
 		ovpop_layer_clear(&it->layer);

@@ -153,6 +153,9 @@ void ovpop_notify_exit(void);
  * @pre_first: OF_OVERLAY_PRE_APPLY notifications of the apply being
  *	       recorded that the first overlay notifier got
  * @pre_last: those that the last one got
+ * @refused_by: the target of the last fragment the first notifier got,
+ *		held; kept by ovpop_layer_record_end() only if a notifier
+ *		refused that fragment, dropped by ovpop_layer_clear()
  * @applied: the apply being recorded applied the changeset's entries
  */
 struct ovpop_layer {
@@ -177,6 +180,7 @@ struct ovpop_layer {
 	bool all;
 	bool pinned;
 	unsigned int pre_first, pre_last;
+	struct device_node *refused_by;
 	bool applied;
 	int err;
 	char *err_node;

@@ -387,6 +387,8 @@ size_t ovpop_layer_bytes(const struct ovpop_layer *l)
 void ovpop_layer_clear(struct ovpop_layer *l)
 {
 	ovpop_layer_add_end(l);
+	of_node_put(l->refused_by);
+	l->refused_by = NULL;
 	while (l->nparents)
 		kfree(l->parents[--l->nparents]);
 	kfree(l->parents);

@@ -61,6 +61,8 @@ void ovpop_layer_record(struct ovpop_layer *l)
 	lockdep_assert_held(&ovpop_stack_lock);
 	l->pre_first = 0;
 	l->pre_last = 0;
+	of_node_put(l->refused_by);
+	l->refused_by = NULL;
 	l->applied = false;
 	ovpop_recorder = l;
 	WRITE_ONCE(ovpop_recorder_task, current);
@@ -69,6 +71,10 @@ void ovpop_layer_record(struct ovpop_layer *l)
 /**
  * ovpop_layer_record_end() - stops recording
  * @l: the layer given to ovpop_layer_record()
+ *
+ * If an overlay notifier refused a fragment of the apply, @l->refused_by
+ * keeps a reference to that fragment's target (ovpop_layer_clear() drops
+ * it); otherwise it is NULL.
  */
 void ovpop_layer_record_end(struct ovpop_layer *l)
 {
@@ -76,6 +82,10 @@ void ovpop_layer_record_end(struct ovpop_layer *l)
 	WRITE_ONCE(ovpop_recorder_task, NULL);
 	ovpop_recorder = NULL;
 	ovpop_layer_add_end(l);
+	if (l->pre_first > l->pre_last && !l->applied)
+		return;
+	of_node_put(l->refused_by);
+	l->refused_by = NULL;
 }
 
 /*
@@ -95,8 +105,13 @@ static int ovpop_stack_overlay_notify(struct notifier_block *nb,
 
 	if (!l)
 		return NOTIFY_OK;
-	if (action == OF_OVERLAY_PRE_APPLY && nb->priority == INT_MAX)
+	if (action == OF_OVERLAY_PRE_APPLY && nb->priority == INT_MAX) {
+		struct of_overlay_notify_data *nd = arg;
+
 		l->pre_first++;
+		of_node_put(l->refused_by);
+		l->refused_by = of_node_get(nd->target);
+	}
 	if (action == OF_OVERLAY_PRE_APPLY && nb->priority == INT_MIN)
 		l->pre_last++;
 	if (action == OF_OVERLAY_POST_APPLY)

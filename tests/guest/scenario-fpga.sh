@@ -204,22 +204,26 @@ refused() {
 	ov_remove fpga
 }
 
+# what "error" says when the region refused the overlay (module/apply.c)
+refused_msg="the FPGA region $region refused it: programming or its bridges failed"
 ktap_check guard_apply ov_apply_dtbo fpga-guard "$ovs/fpga-external.dtbo"
-refused missing fpga-missing '(-ENOENT|-2)'
+refused missing fpga-missing \
+	"^(-ENOENT|-2): the FPGA region $region did not find its image "
 # steps 1-3 the manager's, 4 the bridge's enable after the image was written
 for step in 1 2 3 4; do
 	echo "$step" >"$fail"
-	refused "fail_step$step" fpga-full '(-EIO|-5)'
+	refused "fail_step$step" fpga-full "^(-EIO|-5): $refused_msg"
 	ktap_match "fail_step${step}_failed" "fail step=$step errno=5" "$(cat "$ev")"
 done
 echo 0 >"$fail"
-refused ambiguous fpga-ambiguous '(-EINVAL|-22)'
+refused ambiguous fpga-ambiguous "^(-EINVAL|-22): $refused_msg"
 ktap_check guard_removable ov_remove fpga-guard
 
 ktap_check apply_after_refusals ov_apply_dtbo fpga "$full"
 refused_second=$(ov_apply_dtbo fpga-second "$ovs/fpga-full.dtbo" 2>/dev/null && echo applied)
 ktap_eq second_image_refused "" "$refused_second"
-ktap_match second_image_error '(-EINVAL|-22)' "$(cat "$OV_CFS/fpga-second/error" 2>&1)"
+ktap_match second_image_error "^(-EINVAL|-22): $refused_msg" \
+	"$(cat "$OV_CFS/fpga-second/error" 2>&1)"
 ov_remove fpga-second
 ktap_check remove_after_refusals ov_remove fpga
 check_snapshot nothing_left_after_refusals "$snap"
