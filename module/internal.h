@@ -219,6 +219,7 @@ size_t ovpop_layers_bytes(void);
 int ovpop_release_init(void);
 void ovpop_release_exit(void);
 int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id);
+int ovpop_release_filter(unsigned long action);
 void ovpop_release_note(unsigned long action, struct device_node *np);
 void ovpop_release_settle(void);
 

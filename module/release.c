@@ -45,6 +45,7 @@
 #include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
+#include <linux/limits.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/sched.h>
@@ -66,7 +67,10 @@ struct ovpop_detached {
  * ovpop_stack_lock; the notifiers use it only in that task (the OF core
  * notifies a removal from the removing task), so they need no lock.
  * @seen counts the removal's reconfig notifications, @last is how many it
- * makes (0: unknown).
+ * makes (0: unknown). @accepted is how many fragments, the first ones,
+ * every overlay notifier accepted (all of them for an overlay the core
+ * applied), @pre and @post count the removal's OF_OVERLAY_PRE_REMOVE and
+ * OF_OVERLAY_POST_REMOVE notifications.
  */
 static struct {
 	struct task_struct *task;
@@ -74,6 +78,7 @@ static struct {
 	struct ovpop_detached *nodes;
 	unsigned int n, size, hint;
 	unsigned int seen, last;
+	unsigned int accepted, pre, post;
 } ovpop_removal;
 
 /**
@@ -197,6 +202,43 @@ static struct notifier_block ovpop_overlay_nb = {
 	.notifier_call = ovpop_overlay_notify,
 };
 
+/**
+ * ovpop_release_filter() - keeps a removal's notifications from the
+ *			    notifiers of fragments that were not accepted
+ * @action: the overlay notifier action
+ *
+ * Called by the first overlay notifier (priority INT_MAX). The core keeps
+ * a changeset whose apply a notifier refused, and of_overlay_remove()
+ * then notifies every fragment's removal (6.1-7.3: overlay_notify() for
+ * OF_OVERLAY_PRE_REMOVE and OF_OVERLAY_POST_REMOVE, whatever the apply's
+ * notify_state). A notifier would undo what it never did:
+ * of-fpga-region's POST_REMOVE disables the region's bridges and forgets
+ * its image, those of the overlay applied before on that region. The core
+ * notifies the fragments in order, so the accepted ones are the first.
+ *
+ * Return: NOTIFY_STOP (ends the chain, no error) for a fragment of the
+ * removal in progress that not every notifier accepted, else NOTIFY_OK.
+ */
+int ovpop_release_filter(unsigned long action)
+{
+	unsigned int *n;
+
+	if (READ_ONCE(ovpop_removal.task) != current)
+		return NOTIFY_OK;
+	if (action == OF_OVERLAY_PRE_REMOVE)
+		n = &ovpop_removal.pre;
+	else if (action == OF_OVERLAY_POST_REMOVE)
+		n = &ovpop_removal.post;
+	else
+		return NOTIFY_OK;
+	if (++*n <= ovpop_removal.accepted)
+		return NOTIFY_OK;
+	/* what ovpop's own notifier does at the end of a removal */
+	if (action == OF_OVERLAY_POST_REMOVE)
+		ovpop_kernel_device_forget(NULL);
+	return NOTIFY_STOP;
+}
+
 /* How many reconfig notifications removing @l makes, 0 if not known */
 static unsigned int ovpop_release_count(const struct ovpop_layer *l)
 {
@@ -231,6 +273,9 @@ int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id)
 	ovpop_removal.hint = 0;
 	ovpop_removal.seen = 0;
 	ovpop_removal.last = ovpop_release_count(l);
+	ovpop_removal.accepted = l->applied ? UINT_MAX : l->pre_last;
+	ovpop_removal.pre = 0;
+	ovpop_removal.post = 0;
 	WRITE_ONCE(ovpop_removal.task, current);
 	t0 = ktime_get_ns();
 	ret = of_overlay_remove(ovcs_id);

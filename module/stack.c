@@ -89,6 +89,9 @@ void ovpop_layer_record_end(struct ovpop_layer *l)
 }
 
 /*
+ * The first notifier also keeps the removal notifications of fragments that
+ * were not accepted from the others (ovpop_release_filter()).
+ *
  * How far the core got with the recording apply (of_overlay_apply() in
  * 6.1-7.3). It notifies OF_OVERLAY_PRE_APPLY once per fragment and stops
  * at the first notifier that fails one; it builds the changeset only if
@@ -103,6 +106,9 @@ static int ovpop_stack_overlay_notify(struct notifier_block *nb,
 {
 	struct ovpop_layer *l = ovpop_recording();
 
+	if (nb->priority == INT_MAX && (action == OF_OVERLAY_PRE_REMOVE ||
+					action == OF_OVERLAY_POST_REMOVE))
+		return ovpop_release_filter(action);
 	if (!l)
 		return NOTIFY_OK;
 	if (action == OF_OVERLAY_PRE_APPLY && nb->priority == INT_MAX) {

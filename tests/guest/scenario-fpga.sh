@@ -19,13 +19,16 @@
 #   external-fpga-config at once, a second image while one is applied: the
 #   item unapplied with the cause in "error", no PL device, nothing left
 #   registered with the OF core (the guard applied before can be removed),
-#   and the next good apply works;
+#   and the next good apply works; the refused second image leaves the
+#   applied one's bridge enabled and its region programmed;
 # - overlays/fpga-external.dtso: nothing programmed, the PL device appears;
 # - partial reconfiguration: overlays/fpga-pr-shell.dtso adds a PR region
 #   and its freeze bridge (of-fpga-region and the test bridge bind to
 #   them), overlays/fpga-pr-persona.dtso programs that region with
 #   FPGA_MGR_PARTIAL_RECONFIG between its bridge's disable and enable, then
-#   its device appears; removal, a second persona, the shell's removal;
+#   its device appears; the shell cannot be removed under it, a second
+#   persona at once is refused and undoes nothing; removal, a second
+#   persona, the shell's removal;
 # - apply/remove cycles with memory flat.
 # The kernel alone (control boot) makes the primecell a platform device and
 # nothing below the PL's simple-bus.
@@ -54,7 +57,7 @@ cycles=100
 # shellcheck disable=SC2317 # run by ktap_end
 cleanup() {
 	[ -w "$fail" ] && echo 0 >"$fail"
-	ov_remove fpga-second fpga fpga-persona fpga-shell fpga-guard
+	ov_remove fpga-second fpga fpga-persona2 fpga-persona fpga-shell fpga-guard
 	rm -f "$snap" "$out" "$image" "$pr_image"
 }
 
@@ -220,12 +223,22 @@ refused ambiguous fpga-ambiguous "^(-EINVAL|-22): $refused_msg"
 ktap_check guard_removable ov_remove fpga-guard
 
 ktap_check apply_after_refusals ov_apply_dtbo fpga "$full"
-refused_second=$(ov_apply_dtbo fpga-second "$ovs/fpga-full.dtbo" 2>/dev/null && echo applied)
-ktap_eq second_image_refused "" "$refused_second"
-ktap_match second_image_error "^(-EINVAL|-22): $refused_msg" \
-	"$(cat "$OV_CFS/fpga-second/error" 2>&1)"
-ov_remove fpga-second
+# a second image, twice: the kernel keeps each refused changeset and ovpop
+# removes it; that removal must not undo the applied image's state (the
+# region's image, its bridge)
+for n in 1 2; do
+	ev_clear
+	second=$(ov_apply_dtbo fpga-second "$full" 2>/dev/null && echo applied)
+	ktap_eq "second_image${n}_refused" "" "$second"
+	ktap_match "second_image${n}_error" "^(-EINVAL|-22): $refused_msg" \
+		"$(cat "$OV_CFS/fpga-second/error" 2>&1)"
+	ov_remove fpga-second
+	ktap_eq "second_image${n}_nothing_undone" "" "$(ev_seq "$ev")"
+done
+ktap_eq bridge_still_enabled enabled "$(cat /sys/class/fpga_bridge/br*/state 2>&1)"
+ev_clear
 ktap_check remove_after_refusals ov_remove fpga
+ktap_eq removal_disables_bridge "del $br:disable " "$(ev_seq "$ev")"
 check_snapshot nothing_left_after_refusals "$snap"
 
 # --- an FPGA programmed before Linux ---------------------------------------------------
@@ -254,6 +267,21 @@ for n in 1 2; do
 		"$(grep ' program ' "$out")"
 	check_bound "pr_persona${n}_bound" platform "$pr/persona@0" ovpop-test-platform &&
 		check_report "pr_persona${n}_address" platform "$OV_DEV" ' res=0xd030000-0xd030fff '
+	if [ "$n" = 1 ]; then
+		# the shell stays while a persona covers it
+		if err=$(rmdir "$OV_CFS/fpga-shell" 2>&1); then
+			ktap_fail pr_shell_covered "rmdir succeeded"
+		else
+			ktap_match pr_shell_covered 'busy' "$err"
+		fi
+		# a second persona is refused, and its removal undoes nothing
+		ev_clear
+		second=$(ov_apply_dtbo fpga-persona2 "$ovs/fpga-pr-persona.dtbo" 2>/dev/null &&
+			echo applied)
+		ktap_eq pr_second_persona_refused "" "$second"
+		ov_remove fpga-persona2
+		ktap_eq pr_second_persona_nothing_undone "" "$(ev_seq "$ev")"
+	fi
 	ev_clear
 	ktap_check "pr_persona${n}_remove" ov_remove fpga-persona
 	ktap_eq "pr_persona${n}_removed" "del bridge:freeze@20000:disable " "$(ev_seq "$ev")"
