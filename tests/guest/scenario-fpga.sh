@@ -129,7 +129,8 @@ fi
 expect_kmsg "OF: overlay: WARNING: memory leak will occur if overlay removed, property: $region/"
 
 # --- the region: of-fpga-region created its static child --------------------------
-ktap_match region_registered '^region[0-9]+$' "$(ls /sys/class/fpga_region 2>&1)"
+region_dev=$(ls /sys/class/fpga_region 2>&1)
+ktap_match region_registered '^region[0-9]+$' "$region_dev"
 check_bound static_child_bound platform "$region/static@f0000" ovpop-test-platform
 static=$OV_DEV
 mgr=
@@ -189,10 +190,18 @@ check_snapshot nothing_left "$snap"
 ev_clear
 ktap_check apply_again ov_apply_dtbo fpga "$full"
 ktap_eq image_written_again 1 "$(grep -c ' program ' "$ev")"
-ktap_check remove_again ov_remove fpga
+
+# show_line STATE: ovl show's line for the region with its manager in STATE
+show_line() {
+	echo "fpga:    region $region ($region_dev), manager ${mgr##*/} (ovpop test FPGA manager): $1"
+}
+
+ktap_eq ovl_show_region "$(show_line operating)" "$(ovl show fpga | grep '^fpga:')"
+ktap_check remove_for_refusals ov_remove fpga
 
 # --- refused overlays ---------------------------------------------------------------
-# refused CASE OVERLAY ERE: applying OVERLAY fails with "error" matching ERE
+# refused CASE OVERLAY ERE [STATE]: applying OVERLAY fails with "error"
+# matching ERE (and ovl apply, failing too, gives the manager's STATE)
 refused() {
 	ev_clear
 	if ov_apply_dtbo fpga "$ovs/$2.dtbo" 2>/dev/null; then
@@ -205,17 +214,28 @@ refused() {
 	ktap_match "$1_error" "$3" "$e"
 	ktap_eq "$1_no_pl_device" "" "$(ev_nodes "$ev" add)"
 	ov_remove fpga
+	[ -n "${4:-}" ] || return 0
+	ovl apply "$ovs/$2.dtbo" as fpga 2>"$out" >/dev/null
+	ktap_eq "$1_ovl_apply_fails" 1 "$?"
+	ktap_eq "$1_ovl_apply_state" "ovl: $(show_line "$4")" "$(grep '^ovl: fpga:' "$out")"
+	ktap_eq "$1_ovl_apply_no_item" missing "$(ov_status fpga)"
 }
 
 # what "error" says when the region refused the overlay (module/apply.c)
 refused_msg="the FPGA region $region refused it: programming or its bridges failed"
 ktap_check guard_apply ov_apply_dtbo fpga-guard "$ovs/fpga-external.dtbo"
 refused missing fpga-missing \
-	"^(-ENOENT|-2): the FPGA region $region did not find its image "
+	"^(-ENOENT|-2): the FPGA region $region did not find its image " 'firmware request error'
 # steps 1-3 the manager's, 4 the bridge's enable after the image was written
 for step in 1 2 3 4; do
+	case $step in
+	1) state='write init error' ;;
+	2) state='write error' ;;
+	3) state='write complete error' ;;
+	4) state=operating ;;
+	esac
 	echo "$step" >"$fail"
-	refused "fail_step$step" fpga-full "^(-EIO|-5): $refused_msg"
+	refused "fail_step$step" fpga-full "^(-EIO|-5): $refused_msg" "$state"
 	ktap_match "fail_step${step}_failed" "fail step=$step errno=5" "$(cat "$ev")"
 done
 echo 0 >"$fail"
