@@ -12,9 +12,10 @@
 #   the OF core's, the driver core's and ovpop's allocations), the apply
 #   with drivers probing, counting only the allocations made in probes
 #   (the filter requires really_probe() in the stack), and the removal;
-# - notifier errors: each OF reconfig action (nested-buses), then all of
-#   them, fail (debugfs notifier-error-inject/OF-reconfig, -EIO) during an
-#   apply, then during a removal.
+# - notifier errors: each OF reconfig action (nested-buses; the board too
+#   with ovpop_faults=full), then all of them, fail (debugfs
+#   notifier-error-inject/OF-reconfig, -EIO) during an apply, then during a
+#   removal.
 # After each operation the item is applied with every device (a driver may
 # have failed its probe), or unapplied or gone with none; the kernel
 # reported nothing; every 25 operations the guard (overlays/fault-guard.dtso,
@@ -268,10 +269,10 @@ for ov in nested-buses addon-board; do
 	[ -n "$broken" ] || fi_sweep apply_probe_faults apply 1 "$pstride"
 	fi_knobs 1
 	[ -n "$broken" ] || fi_sweep rmdir_faults rmdir 1 1
-	# each action alone for one overlay (the board's removals take
-	# seconds here: its regulator's delayed release)
+	# each action alone for nested-buses, and for the board with every k
+	# (its removals take seconds here: its regulator's delayed release)
 	for a in "$nei"/*/; do
-		[ "$ov" = nested-buses ] || break
+		[ "$ov" = nested-buses ] || [ "$stride" -eq 1 ] || break
 		[ -n "$broken" ] || fi_notify apply "$(basename "$a")"
 		[ -n "$broken" ] || fi_notify rmdir "$(basename "$a")"
 	done
