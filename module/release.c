@@ -33,7 +33,9 @@
  * the first entry. Nodes still held at OF_OVERLAY_POST_REMOVE (the last
  * notification did not reach ovpop, or other notifications in the
  * removing task made the count fail) are waited for there, under of_mutex,
- * as a last resort.
+ * as a last resort. (ovpop_release_filter() keeps POST_REMOVE from that
+ * wait only in the removal of an apply that a notifier refused: the core
+ * built no changeset then, so nothing was attached.)
  *
  * The pointers are valid without references of their own: the entries hold
  * the nodes until the changeset is freed, after POST_REMOVE. Nothing is
@@ -215,6 +217,11 @@ static struct notifier_block ovpop_overlay_nb = {
  * of-fpga-region's POST_REMOVE disables the region's bridges and forgets
  * its image, those of the overlay applied before on that region. The core
  * notifies the fragments in order, so the accepted ones are the first.
+ * The refused fragment's removal is kept from every notifier, also from
+ * those before the refuser that accepted it: one that keeps state from
+ * PRE_APPLY of a fragment a later notifier refuses would not hear of its
+ * removal (ovpop cannot tell them apart; of-fpga-region, which refuses,
+ * undoes its own state before it does).
  *
  * Return: NOTIFY_STOP (ends the chain, no error) for a fragment of the
  * removal in progress that not every notifier accepted, else NOTIFY_OK.

@@ -127,7 +127,8 @@ static int ovpop_stack_overlay_notify(struct notifier_block *nb,
 
 static struct notifier_block ovpop_stack_first_nb = {
 	.notifier_call = ovpop_stack_overlay_notify,
-	.priority = INT_MAX,	/* before a notifier can fail or stop one */
+	/* before the others (one of equal priority registered earlier runs first) */
+	.priority = INT_MAX,
 };
 
 static struct notifier_block ovpop_stack_last_nb = {
