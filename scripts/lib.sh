@@ -30,10 +30,19 @@ die() {
 #   ovpop_base           the base tree: dts/$ovpop_base.dts -> stage dtb
 #   ovpop_qemu           the QEMU binary
 #   OVPOP_QEMU_MACHINE, OVPOP_QEMU_OPTS   the machine it boots
-# gen-base-dts.sh dumps the DT of exactly the machine qemu.sh boots: change
-# the QEMU lines and regenerate dts/ together. No NIC: the tests need none,
-# and QEMU's default one wants efi-virtio.rom. Both machines have the same
-# memory map and GIC interrupts, so overlays/ serves both.
+#   ovpop_qemu_io        QEMU's options for the console on stdio
+#   ovpop_console        the guest's console device (console=)
+#   ovpop_off            how the guest's init ends the boot: poweroff, or
+#                        reboot where the machine cannot power off (QEMU's
+#                        -no-reboot turns the reset into QEMU's exit)
+# OVPOP_BOARD (default virt) picks the machine: "virt", or "zc702" (32-bit
+# ARM only: QEMU's xilinx-zynq-a9 with the kernel's own
+# ZC702 board tree dts/zc702.dts, one CPU: QEMU 7.2 models no second one there).
+# For virt, gen-base-dts.sh dumps the DT of exactly the machine qemu.sh
+# boots: change the QEMU lines and regenerate dts/ together. No NIC: the
+# tests need none, and QEMU's default one wants efi-virtio.rom. Both virt
+# machines have the same memory map and GIC interrupts, so overlays/ serves
+# both.
 ovpop_arch() {
 	OVPOP_ARCH=${1:-${OVPOP_ARCH:-arm64}}
 	case $OVPOP_ARCH in
@@ -59,10 +68,28 @@ ovpop_arch() {
 	*) die "unsupported arch '$OVPOP_ARCH' (OVPOP_ARCH: arm64 or arm)" ;;
 	esac
 	export OVPOP_ARCH
-	OVPOP_QEMU_MACHINE=virt
 	ovpop_image=arch/$OVPOP_ARCH/boot/$ovpop_image_target
 	ovpop_busybox=$OVPOP_CACHE/busybox-$ovpop_debarch/bin/busybox
+	OVPOP_QEMU_MACHINE=virt
 	ovpop_base=virt-$OVPOP_ARCH
+	ovpop_qemu_io=-nographic
+	ovpop_console=ttyAMA0
+	ovpop_off=poweroff
+	case ${OVPOP_BOARD:-virt} in
+	virt) ;;
+	zc702)
+		[ "$OVPOP_ARCH" = arm ] || die "board zc702 is 32-bit ARM (OVPOP_ARCH=arm)"
+		OVPOP_QEMU_MACHINE=xilinx-zynq-a9
+		OVPOP_QEMU_OPTS="-m 512 -nic none"
+		ovpop_base=zc702
+		# the board's console is its second UART (ttyPS0: serial0 in
+		# the tree's aliases), QEMU's second serial port
+		ovpop_qemu_io="-display none -serial null -serial mon:stdio"
+		ovpop_console=ttyPS0
+		ovpop_off=reboot
+		;;
+	*) die "unsupported board '$OVPOP_BOARD' (OVPOP_BOARD: virt or zc702)" ;;
+	esac
 }
 
 # ovpop_module_copy DEST: copies what kbuild reads to build the module, the

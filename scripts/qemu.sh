@@ -1,5 +1,6 @@
 #!/bin/sh
-# Boot the guest once in QEMU "virt" and pass its result back.
+# Boot the guest once in QEMU (virt, or the board of OVPOP_BOARD) and pass
+# its result back.
 #
 #   scripts/qemu.sh IMAGE DTB INITRD MODE [LOG]
 #
@@ -11,8 +12,9 @@
 # (124: timeout, 125: no marker, 126: panic).
 # OVPOP_APPEND: extra kernel command line arguments; OVPOP_QEMU_EXTRA:
 # extra QEMU options (scripts/bench.sh -i: instruction counting).
-# OVPOP_ARCH (arm64, default, or arm) picks the QEMU binary and machine
-# (lib.sh); IMAGE, DTB and INITRD must be of that arch (ovpop_prepare).
+# OVPOP_ARCH (arm64, default, or arm) picks the QEMU binary and machine,
+# OVPOP_BOARD the board (lib.sh); IMAGE, DTB and INITRD must be of that arch
+# and board (ovpop_prepare).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,13 +41,13 @@ esac
 
 # log_buf_len: the fuzzer's refusals must not push earlier lines out of
 # the log before the guest dumps it.
-append="console=ttyAMA0 quiet loglevel=3 panic=-1 log_buf_len=16M ovpop_mode=$mode${OVPOP_APPEND:+ $OVPOP_APPEND}"
+append="console=$ovpop_console ovpop_off=$ovpop_off quiet loglevel=3 panic=-1 log_buf_len=16M ovpop_mode=$mode${OVPOP_APPEND:+ $OVPOP_APPEND}"
 
 if [ "$mode" = shell ]; then
 	log "qemu: interactive shell; Ctrl-A x quits QEMU, 'exit' powers the guest off"
 	# shellcheck disable=SC2086 # OVPOP_QEMU_OPTS is a list of options
 	exec "$qemu" -M "$OVPOP_QEMU_MACHINE" $OVPOP_QEMU_OPTS ${OVPOP_QEMU_EXTRA:-} \
-		-nographic -no-reboot \
+		$ovpop_qemu_io -no-reboot \
 		-kernel "$image" -dtb "$dtb" -initrd "$initrd" -append "$append"
 fi
 
@@ -61,7 +63,7 @@ start=$(date +%s)
 	rc=0
 	# shellcheck disable=SC2086
 	timeout -k 10 "$timeout" "$qemu" -M "$OVPOP_QEMU_MACHINE" \
-		$OVPOP_QEMU_OPTS ${OVPOP_QEMU_EXTRA:-} -nographic -no-reboot \
+		$OVPOP_QEMU_OPTS ${OVPOP_QEMU_EXTRA:-} $ovpop_qemu_io -no-reboot \
 		-kernel "$image" -dtb "$dtb" -initrd "$initrd" -append "$append" \
 		</dev/null 2>&1 || rc=$?
 	echo "$rc" >"$tmp/qemu.rc"
