@@ -7,7 +7,8 @@
 #
 # KDIR is what scripts/kernel.sh prints. STAGE is emptied and rebuilt (it must
 # be new, empty, or a previous stage). Besides the guest files it holds
-# /ovpop/virt-ARCH.dtb (dts/virt-ARCH.dts), the base tree QEMU boots with.
+# /ovpop/virt-ARCH.dtb (dts/virt-ARCH.dts; with OVPOP_BOARD=zc702
+# /ovpop/zc702.dtb), the base tree QEMU boots with.
 #
 # OVPOP_ARCH: the guest's arch, arm64 (default) or arm (lib.sh); KDIR must
 # be a kernel of that arch.
@@ -111,8 +112,13 @@ fi
 
 # --- device trees ---------------------------------------------------------------
 # cpp, then dtc -@ (tests/CONTRACT.md). dtc_one SRC OUT LOG
+# The include path also has the kernel's DT directories: a board's base
+# tree includes the kernel's own board tree (dts/zc702.dts).
+ksrc="$kdir/source"
+[ -d "$ksrc/drivers/of" ] || ksrc=$kdir
 dtc_one() {
-	cpp -nostdinc -undef -x assembler-with-cpp -I "$repo/dts" \
+	cpp -nostdinc -undef -x assembler-with-cpp -D__DTS__ -I "$repo/dts" \
+		-I "$ksrc/arch/$arch/boot/dts/xilinx" -I "$ksrc/include" \
 		-o "$tmp/pp.dts" "$1" >"$3" 2>&1 || return 2
 	dtc -@ -I dts -O dtb -o "$2" "$tmp/pp.dts" >>"$3" 2>&1 || return 1
 }
@@ -189,8 +195,6 @@ done
 # The kernel's own negative overlays (drivers/of/unittest-data), as they
 # are: against our base their labels do not resolve, which is also an input
 # the loader must refuse cleanly.
-ksrc="$kdir/source"
-[ -d "$ksrc/drivers/of" ] || ksrc=$kdir
 nkb=0
 install -d -m 0755 "$stage/ovpop/overlays/kernel-bad"
 for src in "$ksrc"/drivers/of/unittest-data/overlay_bad_*.dtso; do
