@@ -101,6 +101,11 @@ setup() {
 		for m in fpga-mgr fpga-bridge fpga-region of-fpga-region ovpop_fpga; do
 			ktap_check "insmod_$(echo "$m" | tr - _)" insmod "$OVPOP_DIR/modules/$m.ko"
 		done
+		# the Zynq-7000's own manager, built where the kernel has
+		# the platform (dts/zc702.dts has a region on it)
+		if [ -f "$OVPOP_DIR/modules/zynq-fpga.ko" ]; then
+			ktap_check insmod_zynq_fpga insmod "$OVPOP_DIR/modules/zynq-fpga.ko"
+		fi
 	fi
 	ktap_check configfs_overlays [ -d "$OV_CFS" ]
 	if [ "$lane" = debug ] && [ -w /sys/kernel/debug/kmemleak ]; then

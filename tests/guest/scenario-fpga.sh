@@ -30,6 +30,13 @@
 #   persona at once is refused and undoes nothing; removal, a second
 #   persona, the shell's removal;
 # - apply/remove cycles with memory flat.
+# - where the board has it (dts/zc702.dts), the board's real manager: an
+#   image through the region &fpga_devcfg on the Zynq's devcfg (the
+#   kernel's zynq-fpga driver), which QEMU's devcfg model does not program:
+#   refused with the manager's -ETIMEDOUT in "error", nothing applied.
+# The region is the board's &fpga_full (dts/ovpop-fpga.dtsi on virt,
+# dts/zc702.dts): its path from the tree's __symbols__, the addresses of
+# its logic from its ranges.
 # The kernel alone (control boot) makes the primecell a platform device and
 # nothing below the PL's simple-bus.
 here=$(dirname "$0")
@@ -38,13 +45,28 @@ here=$(dirname "$0")
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-region=/fpga-region@d000000
+# symbol LABEL: the path of the base tree's node LABEL
+symbol() {
+	tr -d '\000' <"/proc/device-tree/__symbols__/$1" 2>/dev/null
+}
+region=$(symbol fpga_full)
+# the start of the region's window: the parent address of its ranges (one
+# cell of child address 0, the parent's cells, one cell of size)
+pl_base=$(od -An -tx1 -v "/proc/device-tree$region/ranges" 2>/dev/null |
+	awk '{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	END { if (n < 12) exit; w = n / 4 - 2; printf "0x%s%s%s%s", b[4*w], b[4*w+1], b[4*w+2], b[4*w+3] }')
+# pl_res OFFSET: the resource of a test device of 4 KiB at OFFSET of the
+# region's window, as ovpop_testdrv reports it
+pl_res() {
+	printf 'res=0x%x-0x%x' $((pl_base + $1)) $((pl_base + $1 + 0xfff))
+}
 ovs=$OVPOP_DIR/overlays
 full=$ovs/fpga-full.dtbo
 ev=/sys/kernel/debug/ovpop_fpga/events
 fail=/sys/module/ovpop_fpga/parameters/fail_at
 image=/lib/firmware/ovpop/fpga-full.bin
 pr_image=/lib/firmware/ovpop/fpga-pr.bin
+zynq_image=/lib/firmware/ovpop/fpga-zynq.bin
 pr=$region/fpga-region@30000
 snap=$OV_TMP/scenario-fpga.snap
 out=$OV_TMP/scenario-fpga.out
@@ -57,8 +79,9 @@ cycles=100
 # shellcheck disable=SC2317 # run by ktap_end
 cleanup() {
 	[ -w "$fail" ] && echo 0 >"$fail"
-	ov_remove fpga-second fpga fpga-persona2 fpga-persona fpga-shell fpga-guard
-	rm -f "$snap" "$out" "$image" "$pr_image"
+	ov_remove fpga-second fpga fpga-persona2 fpga-persona fpga-shell fpga-guard \
+		fpga-devcfg
+	rm -f "$snap" "$out" "$image" "$pr_image" "$zynq_image"
 }
 
 # ev_clear: empties the event list
@@ -88,6 +111,15 @@ nregions() {
 	set -- /sys/class/fpga_region/region*
 	[ -e "$1" ] || set --
 	echo $#
+}
+
+# class_of_node CLASS PATH: the CLASS device (its name) whose parent is
+# PATH's device
+class_of_node() {
+	for c in /sys/class/"$1"/*; do
+		t=$(readlink "$c/device/of_node") || continue
+		[ "${t#*/firmware/devicetree/base}" = "$2" ] && echo "${c##*/}"
+	done
 }
 
 # ev_reverse LIST: LIST's words in the reverse order, on one line
@@ -133,15 +165,17 @@ expect_kmsg "OF: overlay: WARNING: memory leak will occur if overlay removed, pr
 [ "${OV_LANE:-}" = debug ] && expect_kmsg 'WARNING: lock held when returning to user space!'
 
 # --- the region: of-fpga-region created its static child --------------------------
-region_dev=$(ls /sys/class/fpga_region 2>&1)
+ktap_diag "region $region, its window at $pl_base"
+region_dev=$(class_of_node fpga_region "$region")
 ktap_match region_registered '^region[0-9]+$' "$region_dev"
 check_bound static_child_bound platform "$region/static@f0000" ovpop-test-platform
 static=$OV_DEV
 mgr=
 for m in /sys/class/fpga_manager/fpga*; do
-	[ -e "$m" ] && mgr=$m
+	[ "$(cat "$m/name" 2>/dev/null)" = 'ovpop test FPGA manager' ] && mgr=$m
 done
 ktap_match manager_registered 'ovpop test FPGA manager' "$(cat "$mgr/name" 2>&1)"
+regions0=$(nregions)
 
 # bitstreams of odd sizes
 dd if=/dev/urandom of="$image" bs=1001 count=77 2>/dev/null
@@ -168,13 +202,13 @@ added=$(ev_nodes "$out" add)
 ktap_eq pl_devices_added "$(ev_sorted "$pl_nodes")" "$(ev_sorted "$added")"
 ktap_eq manager_operating operating "$(cat "$mgr/state" 2>&1)"
 check_bound pl_test_bound platform "$region/pl-test@0" ovpop-test-platform &&
-	check_report pl_test_address platform "$OV_DEV" ' res=0xd000000-0xd000fff '
+	check_report pl_test_address platform "$OV_DEV" " $(pl_res 0) "
 check_bound pl_cell_amba amba "$region/pl-cell@1000" ovpop-test-amba &&
-	check_report pl_cell_address amba "$OV_DEV" ' res=0xd001000-0xd001fff irq=[0-9]+ '
+	check_report pl_cell_address amba "$OV_DEV" " $(pl_res 0x1000) irq=[0-9]+ "
 check_device pl_bus_device platform "$region/pl-bus@10000"
 bus_dir=$OV_DIR
 check_bound pl_bus_child_bound platform "$region/pl-bus@10000/test@1000" ovpop-test-platform &&
-	check_report pl_bus_child_address platform "$OV_DEV" ' res=0xd011000-0xd011fff ' &&
+	check_report pl_bus_child_address platform "$OV_DEV" " $(pl_res 0x11000) " &&
 	check_under pl_bus_child_below_bus "$(dev_path platform "$OV_DEV")" "$bus_dir"
 ktap_eq static_child_untouched "$static" "$(dev_of_node platform "$region/static@f0000")"
 
@@ -277,7 +311,7 @@ ev_clear
 ktap_check pr_shell_apply ov_apply_dtbo fpga-shell "$ovs/fpga-pr-shell.dtbo"
 check_bound pr_freeze_bridge_bound platform "$region/freeze@20000" ovpop-test-fpga-bridge
 check_bound pr_region_bound platform "$pr" of-fpga-region
-ktap_eq pr_two_regions 2 "$(nregions)"
+ktap_eq pr_one_region_more $((regions0 + 1)) "$(nregions)"
 ktap_eq pr_shell_image "$br:disable program:0x0 $br:enable add " "$(ev_seq "$ev")"
 for n in 1 2; do
 	ev_clear
@@ -290,7 +324,7 @@ for n in 1 2; do
 	ktap_match "pr_persona${n}_image" " program size=$pr_size crc=$pr_crc flags=0x1\$" \
 		"$(grep ' program ' "$out")"
 	check_bound "pr_persona${n}_bound" platform "$pr/persona@0" ovpop-test-platform &&
-		check_report "pr_persona${n}_address" platform "$OV_DEV" ' res=0xd030000-0xd030fff '
+		check_report "pr_persona${n}_address" platform "$OV_DEV" " $(pl_res 0x30000) "
 	if [ "$n" = 1 ]; then
 		# the shell stays while a persona covers it
 		if err=$(rmdir "$OV_CFS/fpga-shell" 2>&1); then
@@ -313,8 +347,39 @@ done
 ev_clear
 ktap_check pr_shell_remove ov_remove fpga-shell
 ktap_eq pr_shell_removed "del $br:disable " "$(ev_seq "$ev")"
-ktap_eq pr_one_region 1 "$(nregions)"
+ktap_eq pr_region_gone "$regions0" "$(nregions)"
 check_snapshot nothing_left_after_pr "$snap"
+
+# --- the board's own manager -----------------------------------------------------------
+devcfg=$(symbol fpga_devcfg)
+if [ -n "$devcfg" ]; then
+	ktap_diag "the board's region $devcfg on its own manager"
+	expect_kmsg "OF: overlay: WARNING: memory leak will occur if overlay removed, property: $devcfg/"
+	real=
+	for m in /sys/class/fpga_manager/fpga*; do
+		[ "$m" = "$mgr" ] || real=$m
+	done
+	ktap_match devcfg_manager 'Zynq' "$(cat "$real/name" 2>&1)"
+	# what zynq-fpga takes: a multiple of 4 bytes with the sync word
+	# 0xaa995566 (byte-swapped) after the padding
+	{
+		printf '\377\377\377\377\377\377\377\377\146\125\231\252'
+		dd if=/dev/urandom bs=1024 count=4 2>/dev/null
+	} >"$zynq_image"
+	ev_clear
+	if ov_apply_dtbo fpga-devcfg "$ovs/fpga-devcfg.dtbo" 2>/dev/null; then
+		ktap_fail devcfg_refused applied
+	else
+		ktap_eq devcfg_refused unapplied "$(ov_status fpga-devcfg)"
+	fi
+	e=$(cat "$OV_CFS/fpga-devcfg/error" 2>&1)
+	ktap_diag "devcfg: error: $e; manager state: $(cat "$real/state" 2>&1)"
+	ktap_match devcfg_error "^(-ETIMEDOUT|-110): the FPGA region $devcfg refused it" "$e"
+	ktap_eq devcfg_state 'write init error' "$(cat "$real/state" 2>&1)"
+	ktap_eq devcfg_no_pl_device "" "$(ev_nodes "$ev" add)"
+	ov_remove fpga-devcfg
+	check_snapshot nothing_left_after_devcfg "$snap"
+fi
 
 # --- cycles --------------------------------------------------------------------------
 sleep 1
