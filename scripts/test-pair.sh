@@ -27,7 +27,9 @@
 # variant; "debug" is the debug lane: one test boot with ovpop_lane=debug,
 # which adds the stress tests and the kmemleak scan, and no control boot;
 # "modules" the driver autoloading lane: one test boot running only
-# autoload.sh unless OVPOP_ONLY says otherwise),
+# autoload.sh unless OVPOP_ONLY says otherwise), OVPOP_BOARD (lib.sh; a
+# board other than virt runs only scenario-fpga.sh unless OVPOP_ONLY says
+# otherwise, test and control boots),
 # OVPOP_STRESS (run the stress tests with this many add-on board cycles;
 # $debug_cycles by default in the debug lane, where every removal of the
 # board waits 1-4 s for its regulator's delayed release),
@@ -246,6 +248,14 @@ if [ "${OVPOP_VARIANT:-}" = modules ]; then
 	fi
 	modes=${OVPOP_MODES:-test}
 fi
+if [ "${OVPOP_BOARD:-virt}" != virt ]; then
+	# a board lane: the FPGA scenario on the board's own tree; the rest
+	# of the suite runs on virt with the same kernel
+	if [ -z "${OVPOP_ONLY:-}" ]; then
+		OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_only=scenario-fpga"
+		export OVPOP_APPEND
+	fi
+fi
 if [ -n "${OVPOP_STRESS:-}" ]; then
 	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_stress=$OVPOP_STRESS"
 	export OVPOP_APPEND
@@ -346,8 +356,11 @@ for mode in $modes; do
 done
 
 # --- static checks ------------------------------------------------------------
+# (a board lane's kernel and sources are those of its virt lane: checked there)
 name="build: W=1 (and sparse where it can) clean"
-if "$here/check.sh" build "$kdir" >"$work/check.log" 2>&1; then
+if [ "${OVPOP_BOARD:-virt}" != virt ]; then
+	:
+elif "$here/check.sh" build "$kdir" >"$work/check.log" 2>&1; then
 	case_pass "$name"
 else
 	case_fail "$name" "$(tail -n 30 "$work/check.log")"

@@ -14,7 +14,10 @@
 # pairs, runs in the background beside them (its output comes last);
 # "modules" is the driver autoloading lane (scripts/configs/
 # ARCH-modules.config: the overlays' drivers as modules, loaded by mdev),
-# which runs tests/guest/autoload.sh only. Without it, OVPOP_KERNEL and OVPOP_ARCH, if set, name one pair.
+# which runs tests/guest/autoload.sh only; "zc702" is not a kernel variant
+# but the Zynq-7000 board lane (OVPOP_BOARD, lib.sh: the kernel's ZC702 tree
+# on QEMU's xilinx-zynq-a9, the FPGA scenario; after the debug lane in the
+# background). Without it, OVPOP_KERNEL and OVPOP_ARCH, if set, name one pair.
 # Other variables as in test-pair.sh.
 # The whole suite (none of these set), or OVPOP_BENCH=1, also runs the
 # benchmark command on a small scale (scripts/bench.sh -n 10,100 -r 3),
@@ -26,7 +29,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-all="6.1/arm64 6.12/arm64 7.3/arm64 6.12/arm 6.12/arm64/modules 6.12/arm64/debug"
+# The foreground pairs in the order their kernels are built (see prebuild):
+# the quickest build first (the first guest waits for it), the longest
+# (7.3) while the longest guest (6.12 arm64, with the stress tests) runs.
+all="6.12/arm64 7.3/arm64 6.12/arm 6.1/arm64 6.12/arm64/modules 6.12/arm64/debug
+6.12/arm/zc702"
 # this pair also runs the stress tests, with the full 1000 cycles (the debug
 # lane runs fewer: every removal of the board waits there for a delayed
 # release); its memory figures are not blurred by KASAN's quarantine
@@ -46,7 +53,9 @@ failed=0
 skipped=0
 results=""
 
-# pair_split PAIR: sets version, arch and variant
+# pair_split PAIR: sets version, arch, variant (of the kernel's config),
+# board (OVPOP_BOARD, lib.sh: zc702 is a board, not a kernel variant; its
+# lane boots the virt lane's kernel) and out (the pair's logs: $out.log ...)
 pair_split() {
 	version=${1%%/*}
 	arch=${1#*/}
@@ -57,6 +66,14 @@ pair_split() {
 		arch=${arch%%/*}
 		;;
 	esac
+	board=
+	case $variant in
+	zc702)
+		board=$variant
+		variant=
+		;;
+	esac
+	out="$work/$version-$arch${variant:+-$variant}${board:+-$board}"
 }
 
 # Every architecture of the matrix, for deps.sh
@@ -76,11 +93,13 @@ done
 # background from the start, beside the others, niced below their guests.
 # They build their kernel themselves, niced as the builder's, then run
 # their guest, in a session of their own that an interrupt takes down.
+# The board lanes (zc702) follow them there, one pair after the other:
+# their kernel is a virt lane's, built by then (or waited for).
 bg=
 fg=
 for pair in $matrix; do
 	case $pair in
-	*/debug) bg="$bg $pair" ;;
+	*/debug | */zc702) bg="$bg $pair" ;;
 	*) fg="$fg $pair" ;;
 	esac
 done
@@ -100,7 +119,7 @@ prebuild() {
 	# shellcheck disable=SC2016 # expanded by the new session's sh
 	for p in $fg; do
 		pair_split "$p"
-		echo "$version $arch $variant"
+		[ -n "$board" ] || echo "$version $arch $variant"
 	done |
 		setsid sh -c 'echo $$ >"$1/prebuild.sid"
 		while read -r v a x; do
@@ -117,18 +136,19 @@ prebuild() {
 # <pair>.time: start and end.
 pair_run() {
 	pair_split "$1"
-	out="$work/$version-$arch${variant:+-$variant}"
 	stress=${OVPOP_STRESS:-}
 	[ "$1" = "$stress_pair" ] && stress=${stress:-1000}
 	t0=$(date +%s)
 	if [ -z "${2:-}" ]; then
 		OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_VARIANT=$variant \
-			OVPOP_STRESS=$stress OVPOP_OUT=$out "$here/test-pair.sh" |
+			OVPOP_BOARD=${board:-virt} OVPOP_STRESS=$stress OVPOP_OUT=$out \
+			"$here/test-pair.sh" |
 			tee "$out.log"
 	else
 		# shellcheck disable=SC2016 # expanded by the new session's sh
 		OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_VARIANT=$variant \
-			OVPOP_STRESS=$stress OVPOP_OUT=$out setsid sh -c \
+			OVPOP_BOARD=${board:-virt} OVPOP_STRESS=$stress OVPOP_OUT=$out \
+			setsid sh -c \
 			'echo $$ >"$1.sid"
 			nice -n 10 "$2/kernel.sh" "$OVPOP_KERNEL" "$OVPOP_ARCH" \
 				"$OVPOP_VARIANT" >/dev/null || exit
@@ -149,7 +169,6 @@ bg_kill() {
 # pair_tally PAIR: adds the result line of PAIR's log to the totals
 pair_tally() {
 	pair_split "$1"
-	out="$work/$version-$arch${variant:+-$variant}"
 	last=$(tail -n 1 "$out.log")
 	# "N passed, N failed[, N skipped]"; anything else: the run broke
 	# shellcheck disable=SC2086 # split into words on purpose
@@ -173,11 +192,13 @@ pair_tally() {
 
 prebuild &
 prebuild_pid=$!
-bg_pids=
-for pair in $bg; do
-	pair_run "$pair" 5 &
-	bg_pids="$bg_pids $!"
-done
+bg_pid=
+if [ -n "$bg" ]; then
+	for pair in $bg; do
+		pair_run "$pair" 5
+	done &
+	bg_pid=$!
+fi
 trap bg_kill EXIT
 trap 'exit 130' INT TERM
 
@@ -272,11 +293,10 @@ fi
 for pair in $bg; do
 	log "test: ===== $pair (in the background since the start; its output) ====="
 done
-# shellcheck disable=SC2086 # a list of pids
-[ -z "$bg_pids" ] || wait $bg_pids
+[ -z "$bg_pid" ] || wait "$bg_pid"
 for pair in $bg; do
 	pair_split "$pair"
-	cat "$work/$version-$arch${variant:+-$variant}.log"
+	cat "$out.log"
 	pair_tally "$pair"
 done
 trap - EXIT INT TERM
