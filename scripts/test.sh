@@ -28,6 +28,9 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# each pair names its board (pair_run); the benchmark and the packaging
+# test run on virt
+unset OVPOP_BOARD
 
 # The foreground pairs in the order their kernels are built (see prebuild):
 # the quickest build first (the first guest waits for it), the longest
@@ -154,13 +157,18 @@ pair_run() {
 				"$OVPOP_VARIANT" >/dev/null || exit
 			exec nice -n "$3" "$2/test-pair.sh"' \
 			sh "$out" "$here" "$2" >"$out.log" 2>"$out.stderr"
+		# the session is over: its id may be another's now
+		rm -f "$out.sid"
 	fi
 	echo "$t0 $(date +%s)" >"$out.time"
 }
 
-# bg_kill: takes down the sessions of the builder and of the background
-# pairs (kernel.sh, make, test-pair.sh, qemu)
+# bg_kill: takes down the background chain (first: an asynchronous list
+# ignores SIGINT, and it would start its next pair), then the sessions of
+# the builder and of the background pairs (kernel.sh, make, test-pair.sh,
+# qemu)
 bg_kill() {
+	[ -z "${bg_pid:-}" ] || kill "$bg_pid" 2>/dev/null
 	for sid in "$work"/*.sid; do
 		sid=$(cat "$sid" 2>/dev/null) && kill -- "-$sid" 2>/dev/null
 	done
