@@ -113,12 +113,14 @@ fi
 # --- device trees ---------------------------------------------------------------
 # cpp, then dtc -@ (tests/CONTRACT.md). dtc_one SRC OUT LOG
 # The include path also has the kernel's DT directories: a board's base
-# tree includes the kernel's own board tree (dts/zc702.dts).
+# tree includes the kernel's own board tree (dts/zc702.dts; in xilinx/
+# since 6.5, in arch/arm/boot/dts/ before).
 ksrc="$kdir/source"
 [ -d "$ksrc/drivers/of" ] || ksrc=$kdir
 dtc_one() {
 	cpp -nostdinc -undef -x assembler-with-cpp -D__DTS__ -I "$repo/dts" \
-		-I "$ksrc/arch/$arch/boot/dts/xilinx" -I "$ksrc/include" \
+		-I "$ksrc/arch/$arch/boot/dts/xilinx" -I "$ksrc/arch/$arch/boot/dts" \
+		-I "$ksrc/include" \
 		-o "$tmp/pp.dts" "$1" >"$3" 2>&1 || return 2
 	dtc -@ -I dts -O dtb -o "$2" "$tmp/pp.dts" >>"$3" 2>&1 || return 1
 }

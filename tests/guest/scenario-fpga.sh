@@ -9,8 +9,9 @@
 #   bytes of the firmware file) written and the bridge enabled again before
 #   the first PL device is added; every PL device on the
 #   right bus with its driver (the primecell an AMBA device), at the
-#   address translated through the region's ranges; the region's static
-#   child untouched; removal deletes every PL device, children before
+#   address translated through the region's ranges; a GPIO controller of
+#   the logic with an LED and a regulator driving its lines; the region's
+#   static child untouched; removal deletes every PL device, children before
 #   their parents and the region's children in the reverse order of their
 #   creation, and then the bridge is disabled; a second apply programs
 #   again;
@@ -32,8 +33,10 @@
 # - apply/remove cycles with memory flat.
 # - where the board has it (dts/zc702.dts), the board's real manager: an
 #   image through the region &fpga_devcfg on the Zynq's devcfg (the
-#   kernel's zynq-fpga driver), which QEMU's devcfg model does not program:
-#   refused with the manager's -ETIMEDOUT in "error", nothing applied.
+#   kernel's zynq-fpga driver), which QEMU's devcfg model (7.2, Debian 12's)
+#   does not program, it never sets PCFG_INIT: refused with the manager's
+#   -ETIMEDOUT in "error", nothing applied. A QEMU that programs would
+#   fail these checks: then this case is to change to a successful load.
 # The region is the board's &fpga_full (dts/ovpop-fpga.dtsi on virt,
 # dts/zc702.dts): its path from the tree's __symbols__, the addresses of
 # its logic from its ranges.
@@ -50,11 +53,24 @@ symbol() {
 	tr -d '\000' <"/proc/device-tree/__symbols__/$1" 2>/dev/null
 }
 region=$(symbol fpga_full)
-# the start of the region's window: the parent address of its ranges (one
-# cell of child address 0, the parent's cells, one cell of size)
-pl_base=$(od -An -tx1 -v "/proc/device-tree$region/ranges" 2>/dev/null |
-	awk '{ for (i = 1; i <= NF; i++) b[n++] = $i }
-	END { if (n < 12) exit; w = n / 4 - 2; printf "0x%s%s%s%s", b[4*w], b[4*w+1], b[4*w+2], b[4*w+3] }')
+# cells FILE: the big-endian cells of FILE, one number per line
+cells() {
+	od -An -tu1 -v "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) {
+		c = c * 256 + $i; if (++n % 4 == 0) { print c; c = 0 } } }'
+}
+# the start of the region's window: the parent address of its one
+# ranges entry (child address, parent address, size, in the cells of the
+# region and of its parent); empty if the entry is not that
+pl_base=$(
+	dt=/proc/device-tree
+	ca=$(cells "$dt$region/#address-cells")
+	cs=$(cells "$dt$region/#size-cells")
+	pa=$(cells "$dt${region%/*}/#address-cells")
+	cells "$dt$region/ranges" | awk -v ca="$ca" -v pa="$pa" -v cs="$cs" '
+	NR > ca && NR <= ca + pa { a = a * 4294967296 + $1 }
+	END { if (ca > 0 && pa > 0 && NR == ca + pa + cs) printf "%.0f", a }')
+# (awk's %x stops at 31 bits; the shell's printf does not)
+[ -z "$pl_base" ] || pl_base=$(printf '0x%x' "$pl_base")
 # pl_res OFFSET: the resource of a test device of 4 KiB at OFFSET of the
 # region's window, as ovpop_testdrv reports it
 pl_res() {
@@ -72,7 +88,8 @@ snap=$OV_TMP/scenario-fpga.snap
 out=$OV_TMP/scenario-fpga.out
 # the PL devices of fpga-full, in the order of the tree
 pl_nodes="$region/pl-test@0 $region/pl-cell@1000 $region/pl-bus@10000
-$region/pl-bus@10000/test@0 $region/pl-bus@10000/test@1000"
+$region/pl-bus@10000/test@0 $region/pl-bus@10000/test@1000
+$region/pl-gpio@20000 $region/pl-leds $region/pl-vdd"
 cycles=100
 [ "${OV_LANE:-}" = debug ] && cycles=20
 
@@ -82,6 +99,18 @@ cleanup() {
 	ov_remove fpga-second fpga fpga-persona2 fpga-persona fpga-shell fpga-guard \
 		fpga-devcfg
 	rm -f "$snap" "$out" "$image" "$pr_image" "$zynq_image"
+}
+
+# pl_line LINE: the last level the PL's GPIO controller was given for
+# LINE (the event list's "gpio <dev> <line> <level>")
+pl_line() {
+	awk -v l="$1" '$3 == "gpio" && $5 == l { v = $6 } END { print v }' "$ev"
+}
+
+# pl_line_is LINE LEVEL: true if LINE's last level is LEVEL
+# shellcheck disable=SC2317 # run by wait_until
+pl_line_is() {
+	[ "$(pl_line "$1")" = "$2" ]
 }
 
 # ev_clear: empties the event list
@@ -102,6 +131,7 @@ ev_seq() {
 	awk '$3 == "program" { sub(/^flags=/, "", $6); t = "program:" $6 }
 		$3 == "bridge" { t = "bridge:" $4 ":" $5 }
 		$3 == "fail" { sub(/^step=/, "", $4); t = "fail:" $4 }
+		$3 == "gpio" { next }
 		$3 == "add" || $3 == "del" { t = $3; if (t == last) next }
 		{ printf "%s ", t; last = t }' "$1"
 }
@@ -166,6 +196,10 @@ expect_kmsg "OF: overlay: WARNING: memory leak will occur if overlay removed, pr
 
 # --- the region: of-fpga-region created its static child --------------------------
 ktap_diag "region $region, its window at $pl_base"
+if [ -z "$region" ] || [ -z "$pl_base" ]; then
+	ktap_fail region_window "no label fpga_full or no ranges entry: '$region' '$pl_base'"
+	ktap_end
+fi
 region_dev=$(class_of_node fpga_region "$region")
 ktap_match region_registered '^region[0-9]+$' "$region_dev"
 check_bound static_child_bound platform "$region/static@f0000" ovpop-test-platform
@@ -193,7 +227,7 @@ ov_snapshot >"$snap"
 ev_clear
 ktap_check apply ov_apply_dtbo fpga "$full"
 cp "$ev" "$out"
-ktap_diag_file "$out" 12 "events: "
+ktap_diag_file "$out" 16 "events: "
 # first the image, between the bridge's disable and enable, then the devices
 ktap_eq image_written_first "$br:disable program:0x0 $br:enable add " "$(ev_seq "$out")"
 ktap_match image_bytes "^[0-9]+ [0-9]+ program size=$size crc=$crc flags=0x0\$" \
@@ -210,6 +244,16 @@ bus_dir=$OV_DIR
 check_bound pl_bus_child_bound platform "$region/pl-bus@10000/test@1000" ovpop-test-platform &&
 	check_report pl_bus_child_address platform "$OV_DEV" " $(pl_res 0x11000) " &&
 	check_under pl_bus_child_below_bus "$(dev_path platform "$OV_DEV")" "$bus_dir"
+# the PL's GPIO controller and its consumers, which drive its lines
+check_bound pl_gpio_bound platform "$region/pl-gpio@20000" ovpop-test-pl-gpio
+check_bound pl_leds_bound platform "$region/pl-leds" leds-gpio
+check_bound pl_vdd_bound platform "$region/pl-vdd" reg-fixed-voltage
+ktap_eq pl_led_line_on 1 "$(pl_line 0)"
+ktap_eq pl_vdd_line_on 1 "$(pl_line 1)"
+# (the LED class sets a sleeping GPIO from a work item)
+echo 0 >/sys/class/leds/pl:green:done/brightness
+wait_until 3 pl_line_is 0 0
+ktap_eq pl_led_line_off 0 "$(pl_line 0)"
 ktap_eq static_child_untouched "$static" "$(dev_of_node platform "$region/static@f0000")"
 
 ev_clear
@@ -283,10 +327,13 @@ ktap_check guard_removable ov_remove fpga-guard
 ktap_check apply_after_refusals ov_apply_dtbo fpga "$full"
 # a second image, twice: the kernel keeps each refused changeset and ovpop
 # removes it; that removal must not undo the applied image's state (the
-# region's image, its bridge)
+# region's image, its bridge). (fpga-missing's: fpga-full again has nodes
+# with phandles that are in the live tree now, which ovpop refuses before
+# the region sees it.)
 for n in 1 2; do
 	ev_clear
-	second=$(ov_apply_dtbo fpga-second "$full" 2>/dev/null && echo applied)
+	second=$(ov_apply_dtbo fpga-second "$ovs/fpga-missing.dtbo" 2>/dev/null &&
+		echo applied)
 	ktap_eq "second_image${n}_refused" "" "$second"
 	ktap_match "second_image${n}_error" "^(-EINVAL|-22): $refused_msg" \
 		"$(cat "$OV_CFS/fpga-second/error" 2>&1)"
@@ -357,7 +404,7 @@ if [ -n "$devcfg" ]; then
 	expect_kmsg "OF: overlay: WARNING: memory leak will occur if overlay removed, property: $devcfg/"
 	real=
 	for m in /sys/class/fpga_manager/fpga*; do
-		[ "$m" = "$mgr" ] || real=$m
+		[ "$(cat "$m/name" 2>/dev/null)" = 'Xilinx Zynq FPGA Manager' ] && real=$m
 	done
 	ktap_match devcfg_manager 'Zynq' "$(cat "$real/name" 2>&1)"
 	# what zynq-fpga takes: a multiple of 4 bytes with the sync word

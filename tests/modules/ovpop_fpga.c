@@ -10,6 +10,11 @@
  * one step fail with -fail_errno (1 write_init, 2 write, 3 write_complete,
  * 4 a bridge's enable; 0 none).
  *
+ * A third, for "ovpop,test-pl-gpio" nodes, registers a GPIO controller of
+ * the programmable logic: eight output lines whose levels it keeps in
+ * memory and records in the event list, for the gpio-leds and
+ * regulator-fixed consumers of FPGA overlays.
+ *
  * A notifier on the platform and AMBA buses records every device added or
  * deleted whose node lies below an "fpga-region" node. Both records go to
  * one event list, in the order they happened, each line
@@ -17,6 +22,7 @@
  *   <seq> <ns> program size=<n> crc=<8 hex> flags=<hex>
  *   <seq> <ns> bridge <node name> enable|disable
  *   <seq> <ns> fail step=<n> errno=<n>
+ *   <seq> <ns> gpio <dev_name> <line> <level>
  *   <seq> <ns> add|del <bus> <dev_name> <%pOF>
  *
  * read from debugfs ovpop_fpga/events (root only); a write there empties
@@ -30,6 +36,7 @@
 #include <linux/device.h>
 #include <linux/fpga/fpga-bridge.h>
 #include <linux/fpga/fpga-mgr.h>
+#include <linux/gpio/driver.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mod_devicetable.h>
@@ -40,6 +47,8 @@
 #include <linux/platform_device.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+
+#include "ovpop_test_compat.h"
 
 static int fail_at;
 module_param(fail_at, int, 0644);
@@ -271,6 +280,78 @@ static struct platform_driver ovpop_fpga_bridge_driver = {
 	},
 };
 
+#define OVPOP_PL_GPIO_LINES	8
+
+struct ovpop_pl_gpio {
+	struct gpio_chip gc;
+	unsigned long levels;	/* bit n: line n's level (atomic bitops) */
+};
+
+static int ovpop_pl_gpio_get_direction(struct gpio_chip *gc,
+				       unsigned int offset)
+{
+	return GPIO_LINE_DIRECTION_OUT;
+}
+
+static int ovpop_pl_gpio_get(struct gpio_chip *gc, unsigned int offset)
+{
+	struct ovpop_pl_gpio *pl = gpiochip_get_data(gc);
+
+	return test_bit(offset, &pl->levels);
+}
+
+/* what ovpop_test_gpio_set() (ovpop_test_compat.h) and direction_output do */
+void ovpop_test_gpio_assign(struct gpio_chip *gc, unsigned int offset,
+			    int value)
+{
+	struct ovpop_pl_gpio *pl = gpiochip_get_data(gc);
+
+	assign_bit(offset, &pl->levels, value);
+	ovpop_fpga_event("gpio %s %u %d", dev_name(gc->parent), offset, !!value);
+}
+
+static int ovpop_pl_gpio_direction_output(struct gpio_chip *gc,
+					  unsigned int offset, int value)
+{
+	ovpop_test_gpio_assign(gc, offset, value);
+	return 0;
+}
+
+static int ovpop_pl_gpio_probe(struct platform_device *pdev)
+{
+	struct ovpop_pl_gpio *pl;
+
+	pl = devm_kzalloc(&pdev->dev, sizeof(*pl), GFP_KERNEL);
+	if (!pl)
+		return -ENOMEM;
+	pl->gc.label = dev_name(&pdev->dev);
+	pl->gc.parent = &pdev->dev;
+	pl->gc.owner = THIS_MODULE;
+	pl->gc.base = -1;
+	pl->gc.ngpio = OVPOP_PL_GPIO_LINES;
+	/* the event list takes a mutex and allocates */
+	pl->gc.can_sleep = true;
+	pl->gc.get_direction = ovpop_pl_gpio_get_direction;
+	pl->gc.direction_output = ovpop_pl_gpio_direction_output;
+	pl->gc.get = ovpop_pl_gpio_get;
+	pl->gc.set = ovpop_test_gpio_set;
+	return devm_gpiochip_add_data(&pdev->dev, &pl->gc, pl);
+}
+
+static const struct of_device_id ovpop_pl_gpio_of_match[] = {
+	{ .compatible = "ovpop,test-pl-gpio" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, ovpop_pl_gpio_of_match);
+
+static struct platform_driver ovpop_pl_gpio_driver = {
+	.probe = ovpop_pl_gpio_probe,
+	.driver = {
+		.name = "ovpop-test-pl-gpio",
+		.of_match_table = ovpop_pl_gpio_of_match,
+	},
+};
+
 /* true if @np has an "fpga-region" ancestor */
 static bool ovpop_fpga_below_region(struct device_node *np)
 {
@@ -372,8 +453,13 @@ static int __init ovpop_fpga_init(void)
 	ret = platform_driver_register(&ovpop_fpga_driver);
 	if (ret)
 		goto err_bridge;
+	ret = platform_driver_register(&ovpop_pl_gpio_driver);
+	if (ret)
+		goto err_mgr;
 	return 0;
 
+err_mgr:
+	platform_driver_unregister(&ovpop_fpga_driver);
 err_bridge:
 	platform_driver_unregister(&ovpop_fpga_bridge_driver);
 err_debugfs:
@@ -389,6 +475,7 @@ module_init(ovpop_fpga_init);
 
 static void __exit ovpop_fpga_exit(void)
 {
+	platform_driver_unregister(&ovpop_pl_gpio_driver);
 	platform_driver_unregister(&ovpop_fpga_driver);
 	platform_driver_unregister(&ovpop_fpga_bridge_driver);
 	debugfs_remove_recursive(ovpop_fpga_dir);
@@ -400,5 +487,5 @@ static void __exit ovpop_fpga_exit(void)
 }
 module_exit(ovpop_fpga_exit);
 
-MODULE_DESCRIPTION("ovpop test FPGA manager and bridge, PL device recorder");
+MODULE_DESCRIPTION("ovpop test FPGA manager, bridge and PL GPIO, PL device recorder");
 MODULE_LICENSE("GPL");
