@@ -58,11 +58,14 @@ mkdir -p "$(dirname "$log")"
 
 start=$(date +%s)
 # No stdin (CI has none); -no-reboot turns panic=-1's reboot into an exit.
+# timeout --foreground: QEMU stays in our process group, where an
+# interrupt (and test.sh's kill of a background pair's session) reaches
+# it; without it, timeout moves itself and QEMU to a group of their own.
 # The pipe to tee loses QEMU's status: keep it in a file.
 {
 	rc=0
 	# shellcheck disable=SC2086
-	timeout -k 10 "$timeout" "$qemu" -M "$OVPOP_QEMU_MACHINE" \
+	timeout --foreground -k 10 "$timeout" "$qemu" -M "$OVPOP_QEMU_MACHINE" \
 		$OVPOP_QEMU_OPTS ${OVPOP_QEMU_EXTRA:-} $ovpop_qemu_io -no-reboot \
 		-kernel "$image" -dtb "$dtb" -initrd "$initrd" -append "$append" \
 		</dev/null 2>&1 || rc=$?

@@ -153,10 +153,11 @@ pair_run() {
 			OVPOP_BOARD=${board:-virt} OVPOP_STRESS=$stress OVPOP_OUT=$out \
 			setsid sh -c \
 			'echo $$ >"$1.sid"
+			[ ! -e "$4/stop" ] || exit
 			nice -n 10 "$2/kernel.sh" "$OVPOP_KERNEL" "$OVPOP_ARCH" \
 				"$OVPOP_VARIANT" >/dev/null || exit
 			exec nice -n "$3" "$2/test-pair.sh"' \
-			sh "$out" "$here" "$2" >"$out.log" 2>"$out.stderr"
+			sh "$out" "$here" "$2" "$work" >"$out.log" 2>"$out.stderr"
 		# the session is over: its id may be another's now
 		rm -f "$out.sid"
 	fi
@@ -164,11 +165,16 @@ pair_run() {
 }
 
 # bg_kill: takes down the background chain (first: an asynchronous list
-# ignores SIGINT, and it would start its next pair), then the sessions of
-# the builder and of the background pairs (kernel.sh, make, test-pair.sh,
-# qemu)
+# ignores SIGINT, and it would start its next pair; unless it has ended,
+# bg.done, and its pid may be another's), then the sessions of the builder
+# and of the background pairs (kernel.sh, make, test-pair.sh, qemu). A
+# session that writes its .sid after the loop below read them sees "stop"
+# and ends.
 bg_kill() {
-	[ -z "${bg_pid:-}" ] || kill "$bg_pid" 2>/dev/null
+	: >"$work/stop"
+	if [ -n "${bg_pid:-}" ] && [ ! -e "$work/bg.done" ]; then
+		kill "$bg_pid" 2>/dev/null
+	fi
 	for sid in "$work"/*.sid; do
 		sid=$(cat "$sid" 2>/dev/null) && kill -- "-$sid" 2>/dev/null
 	done
@@ -202,13 +208,17 @@ prebuild &
 prebuild_pid=$!
 bg_pid=
 if [ -n "$bg" ]; then
-	for pair in $bg; do
-		pair_run "$pair" 5
-	done &
+	{
+		for pair in $bg; do
+			pair_run "$pair" 5
+		done
+		: >"$work/bg.done"
+	} &
 	bg_pid=$!
 fi
 trap bg_kill EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Once for all pairs: checkpatch and shellcheck do not depend on the kernel
 start=$(date +%s)
@@ -232,6 +242,7 @@ done
 
 # Every kernel of the matrix was needed by a pair: the builder is done
 wait "$prebuild_pid"
+rm -f "$work/prebuild.sid"
 
 # Packaging (scripts/test-pkg.sh): make install and Debian's dkms against
 # the 6.12 arm64 kernel, in private directories. One case.
