@@ -50,7 +50,7 @@ here=$(dirname "$0")
 
 # symbol LABEL: the path of the base tree's node LABEL
 symbol() {
-	tr -d '\000' <"/proc/device-tree/__symbols__/$1" 2>/dev/null
+	tr -d '\000' 2>/dev/null <"/proc/device-tree/__symbols__/$1"
 }
 region=$(symbol fpga_full)
 # cells FILE: the big-endian cells of FILE, one number per line
@@ -248,7 +248,11 @@ check_bound pl_bus_child_bound platform "$region/pl-bus@10000/test@1000" ovpop-t
 check_bound pl_gpio_bound platform "$region/pl-gpio@20000" ovpop-test-pl-gpio
 check_bound pl_leds_bound platform "$region/pl-leds" leds-gpio
 check_bound pl_vdd_bound platform "$region/pl-vdd" reg-fixed-voltage
+# (the driver's symlink is there before its probe runs, and regulator-fixed
+# probes asynchronously)
+wait_until 3 pl_line_is 0 1
 ktap_eq pl_led_line_on 1 "$(pl_line 0)"
+wait_until 3 pl_line_is 1 1
 ktap_eq pl_vdd_line_on 1 "$(pl_line 1)"
 # (the LED class sets a sleeping GPIO from a work item)
 echo 0 >/sys/class/leds/pl:green:done/brightness
