@@ -7,8 +7,8 @@
 #
 # KDIR is what scripts/kernel.sh prints. STAGE is emptied and rebuilt (it must
 # be new, empty, or a previous stage). Besides the guest files it holds
-# /ovpop/virt-ARCH.dtb (dts/virt-ARCH.dts; with OVPOP_BOARD=zc702
-# /ovpop/zc702.dtb), the base tree QEMU boots with.
+# /ovpop/virt-ARCH.dtb (dts/virt-ARCH.dts; with OVPOP_BOARD=BOARD
+# /ovpop/BOARD.dtb from dts/BOARD.dts), the base tree QEMU boots with.
 #
 # OVPOP_ARCH: the guest's arch, arm64 (default) or arm (lib.sh); KDIR must
 # be a kernel of that arch.
@@ -114,13 +114,14 @@ fi
 # cpp, then dtc -@ (tests/CONTRACT.md). dtc_one SRC OUT LOG
 # The include path also has the kernel's DT directories: a board's base
 # tree includes the kernel's own board tree (dts/zc702.dts; in xilinx/
-# since 6.5, in arch/arm/boot/dts/ before).
+# since 6.5, in arch/arm/boot/dts/ before; arm64's Raspberry Pi trees
+# include the 32-bit ones through the "arm/" prefix of include-prefixes/).
 ksrc="$kdir/source"
 [ -d "$ksrc/drivers/of" ] || ksrc=$kdir
 dtc_one() {
 	cpp -nostdinc -undef -x assembler-with-cpp -D__DTS__ -I "$repo/dts" \
 		-I "$ksrc/arch/$arch/boot/dts/xilinx" -I "$ksrc/arch/$arch/boot/dts" \
-		-I "$ksrc/include" \
+		-I "$ksrc/scripts/dtc/include-prefixes" -I "$ksrc/include" \
 		-o "$tmp/pp.dts" "$1" >"$3" 2>&1 || return 2
 	# shellcheck disable=SC2046 # a list of options
 	dtc -@ $(dtc_off "$1") -I dts -O dtb -o "$2" "$tmp/pp.dts" >>"$3" 2>&1 ||
@@ -145,12 +146,13 @@ dtc_must() {
 	return 1
 }
 
-install -d -m 0755 "$stage/ovpop/overlays/broken" "$stage/lib/firmware/ovpop"
+install -d -m 0755 "$stage/ovpop/overlays/broken" "$stage/ovpop/overlays/boards" \
+	"$stage/lib/firmware/ovpop"
 dtc_one "$repo/dts/$base.dts" "$stage/ovpop/$base.dtb" "$tmp/dtc.log" || {
 	cat "$tmp/dtc.log" >&2
 	die "build: dts/$base.dts does not compile"
 }
-for l in gic apb_pclk uart0; do
+for l in $ovpop_labels; do
 	fdtget "$stage/ovpop/$base.dtb" /__symbols__ "$l" >/dev/null 2>&1 ||
 		die "build: label $l missing from the base tree's __symbols__"
 done
@@ -164,6 +166,15 @@ for src in "$repo"/overlays/*.dtso; do
 		install -m 0644 "$stage/ovpop/overlays/$name.dtbo" "$stage/lib/firmware/ovpop/"
 		nov=$((nov + 1))
 	fi
+done
+# The board lanes' overlays (overlays/boards/BOARD-*.dtso) target their
+# board's labels and paths; every lane compiles them, the board's boots
+# them (tests/guest/scenario-board-BOARD.sh).
+for src in "$repo"/overlays/boards/*.dtso; do
+	[ -f "$src" ] || continue
+	name=$(basename "$src" .dtso)
+	dtc_must "$src" "$stage/ovpop/overlays/boards/$name.dtbo" "boards/$name" &&
+		nov=$((nov + 1))
 done
 
 # A broken overlay that dtc itself must reject says so in its header, as a

@@ -75,6 +75,10 @@ ovpop_arch() {
 	ovpop_qemu_io=-nographic
 	ovpop_console=ttyAMA0
 	ovpop_off=poweroff
+	# the labels build.sh requires in the base tree, the guest scenario a
+	# board lane runs (test-pair.sh)
+	ovpop_labels="gic apb_pclk uart0"
+	ovpop_scenario=
 	case ${OVPOP_BOARD:-virt} in
 	virt) ;;
 	zc702)
@@ -87,8 +91,37 @@ ovpop_arch() {
 		ovpop_qemu_io="-display none -serial null -serial mon:stdio"
 		ovpop_console=ttyPS0
 		ovpop_off=reboot
+		ovpop_scenario=scenario-fpga
 		;;
-	*) die "unsupported board '$OVPOP_BOARD' (OVPOP_BOARD: virt or zc702)" ;;
+	raspi3b)
+		[ "$OVPOP_ARCH" = arm64 ] || die "board raspi3b is arm64 (OVPOP_ARCH=arm64)"
+		OVPOP_QEMU_MACHINE=raspi3b
+		# the machine has its four cores and 1 GiB, nothing else
+		OVPOP_QEMU_OPTS="-m 1G"
+		ovpop_base=raspi3b
+		# the console is the mini UART (serial1 in the tree's
+		# aliases; ttyS1, after the 8250 driver's placeholder
+		# ttyS0), QEMU's second serial port; the first is the PL011
+		# (uart0), which the tests disable
+		ovpop_qemu_io="-display none -serial null -serial mon:stdio"
+		ovpop_console=ttyS1
+		ovpop_off=reboot
+		ovpop_labels="gpio uart0 uart1"
+		ovpop_scenario=scenario-board-raspi3b
+		;;
+	vexpress-a15)
+		[ "$OVPOP_ARCH" = arm ] || die "board vexpress-a15 is 32-bit ARM (OVPOP_ARCH=arm)"
+		OVPOP_QEMU_MACHINE=vexpress-a15
+		# the motherboard's AACI codec gets a silent backend (QEMU
+		# 7.2 tries every host audio system and says so otherwise)
+		OVPOP_QEMU_OPTS="-smp 2 -m 512 -nic none -audiodev none,id=snd"
+		ovpop_base=vexpress-a15
+		ovpop_qemu_io=-nographic
+		ovpop_off=reboot
+		ovpop_labels="gic smbclk v2m_serial0"
+		ovpop_scenario=scenario-board-vexpress-a15
+		;;
+	*) die "unsupported board '$OVPOP_BOARD' (OVPOP_BOARD: virt, zc702, raspi3b or vexpress-a15)" ;;
 	esac
 }
 

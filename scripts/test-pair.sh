@@ -28,8 +28,8 @@
 # which adds the stress tests and the kmemleak scan, and no control boot;
 # "modules" the driver autoloading lane: one test boot running only
 # autoload.sh unless OVPOP_ONLY says otherwise), OVPOP_BOARD (lib.sh; a
-# board other than virt runs only scenario-fpga.sh unless OVPOP_ONLY says
-# otherwise, test and control boots),
+# board other than virt runs only its scenario, lib.sh's ovpop_scenario,
+# unless OVPOP_ONLY says otherwise, test and control boots),
 # OVPOP_STRESS (run the stress tests with this many add-on board cycles;
 # $debug_cycles by default in the debug lane, where every removal of the
 # board waits 1-4 s for its regulator's delayed release),
@@ -249,12 +249,14 @@ if [ "${OVPOP_VARIANT:-}" = modules ]; then
 	modes=${OVPOP_MODES:-test}
 fi
 if [ "${OVPOP_BOARD:-virt}" != virt ]; then
-	# a board lane: the FPGA scenario on the board's own tree; the rest
-	# of the suite runs on virt with the same kernel
+	# a board lane: its scenario (lib.sh) on the board's own tree; the
+	# rest of the suite runs on virt with the same kernel. run.sh runs a
+	# scenario-board-BOARD.sh only on the board it names.
+	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_board=$OVPOP_BOARD"
 	if [ -z "${OVPOP_ONLY:-}" ]; then
-		OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_only=scenario-fpga"
-		export OVPOP_APPEND
+		OVPOP_APPEND="$OVPOP_APPEND ovpop_only=$ovpop_scenario"
 	fi
+	export OVPOP_APPEND
 fi
 if [ -n "${OVPOP_STRESS:-}" ]; then
 	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_stress=$OVPOP_STRESS"

@@ -14,10 +14,12 @@
 # pairs, runs in the background beside them (its output comes last);
 # "modules" is the driver autoloading lane (scripts/configs/
 # ARCH-modules.config: the overlays' drivers as modules, loaded by mdev),
-# which runs tests/guest/autoload.sh only; "zc702" is not a kernel variant
-# but the Zynq-7000 board lane (OVPOP_BOARD, lib.sh: the kernel's ZC702 tree
-# on QEMU's xilinx-zynq-a9, the FPGA scenario; after the debug lane in the
-# background). Without it, OVPOP_KERNEL and OVPOP_ARCH, if set, name one pair.
+# which runs tests/guest/autoload.sh only; "zc702", "raspi3b" and
+# "vexpress-a15" are not kernel variants but the board lanes (OVPOP_BOARD,
+# lib.sh: the kernel's own board tree on the QEMU machine of the board,
+# with the virt lane's kernel; the Zynq-7000 runs the FPGA scenario, the
+# Raspberry Pi 3B and the Versatile Express their add-on overlays; after
+# the debug lane in the background). Without it, OVPOP_KERNEL and OVPOP_ARCH, if set, name one pair.
 # Other variables as in test-pair.sh.
 # The whole suite (none of these set), or OVPOP_BENCH=1, also runs the
 # benchmark command on a small scale (scripts/bench.sh -n 10,100 -r 3),
@@ -36,7 +38,7 @@ unset OVPOP_BOARD
 # the quickest build first (the first guest waits for it), the longest
 # (7.3) while the longest guest (6.12 arm64, with the stress tests) runs.
 all="6.12/arm64 7.3/arm64 6.12/arm 6.1/arm64 6.12/arm64/modules 6.12/arm64/debug
-6.12/arm/zc702"
+6.12/arm/zc702 6.12/arm64/raspi3b 6.12/arm/vexpress-a15"
 # this pair also runs the stress tests, with the full 1000 cycles (the debug
 # lane runs fewer: every removal of the board waits there for a delayed
 # release); its memory figures are not blurred by KASAN's quarantine
@@ -57,8 +59,8 @@ skipped=0
 results=""
 
 # pair_split PAIR: sets version, arch, variant (of the kernel's config),
-# board (OVPOP_BOARD, lib.sh: zc702 is a board, not a kernel variant; its
-# lane boots the virt lane's kernel) and out (the pair's logs: $out.log ...)
+# board (OVPOP_BOARD, lib.sh: a board is not a kernel variant; its lane
+# boots the virt lane's kernel) and out (the pair's logs: $out.log ...)
 pair_split() {
 	version=${1%%/*}
 	arch=${1#*/}
@@ -71,7 +73,7 @@ pair_split() {
 	esac
 	board=
 	case $variant in
-	zc702)
+	zc702 | raspi3b | vexpress-a15)
 		board=$variant
 		variant=
 		;;
@@ -96,13 +98,13 @@ done
 # background from the start, beside the others, niced below their guests.
 # They build their kernel themselves, niced as the builder's, then run
 # their guest, in a session of their own that an interrupt takes down.
-# The board lanes (zc702) follow them there, one pair after the other:
+# The board lanes follow them there, one pair after the other:
 # their kernel is a virt lane's, built by then (or waited for).
 bg=
 fg=
 for pair in $matrix; do
 	case $pair in
-	*/debug | */zc702) bg="$bg $pair" ;;
+	*/debug | */zc702 | */raspi3b | */vexpress-a15) bg="$bg $pair" ;;
 	*) fg="$fg $pair" ;;
 	esac
 done

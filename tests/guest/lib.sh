@@ -24,6 +24,9 @@
 #   ov_snapshot_diff FILE [LINE]  0 iff the state (without the line LINE)
 #                              equals FILE, else prints the differences on
 #                              one line
+#   ov_devices_all             every device of every bus with its driver,
+#                              one line each (the board lanes: the board's
+#                              own devices before = after)
 #   ov_mem                     "MemAvailable Slab" in KiB
 #   ov_slabinfo FILE           each cache's "NAME KiB OBJECTS" into FILE
 #                              (/proc/slabinfo; empty without it)
@@ -273,6 +276,12 @@ ov__devs() {
 	{ print "dev " bus " " $1 " driver=" drv[$1] }'
 }
 
+ov_devices_all() {
+	for ov__b in /sys/bus/*; do
+		ov__devs "${ov__b##*/}"
+	done
+}
+
 # Everything a scenario may create or leave behind: devices on the
 # platform and AMBA buses with their drivers, class devices the overlays
 # create, configfs items and the live device tree (nodes and properties).
@@ -403,6 +412,9 @@ ov_snapshot_diff() {
 #   check_under CASE CHILD PARENT     sysfs dir CHILD is below dir PARENT
 #   check_devices_sysfs CASE ITEM     ITEM's devices report is true to sysfs
 #   check_snapshot CASE FILE          the state equals the snapshot FILE
+#   check_lines_kept CASE OLD NEW     every line of file OLD is in file NEW
+#   check_devices_all CASE FILE [ERE] ov_devices_all equals FILE (without
+#                                     the lines ERE matches in either)
 
 ov__bound() {
 	ov__bd=$(dev_of_node "$1" "$2") &&
@@ -501,5 +513,29 @@ check_snapshot() {
 		return 0
 	fi
 	ktap_fail "$1" "state differs: $ov__d"
+	return 1
+}
+
+check_lines_kept() {
+	ov__l=$(awk 'NR == FNR { have[$0] = 1; next } !($0 in have)' "$3" "$2")
+	if [ -z "$ov__l" ]; then
+		ktap_ok "$1"
+		return 0
+	fi
+	ktap_fail "$1" "gone: $(printf '%s\n' "$ov__l" | head -n 8 | tr '\n' ' ')"
+	return 1
+}
+
+check_devices_all() {
+	ov__now="$OV_TMP/ovpop-devs.$$"
+	ov_devices_all | grep -Ev -- "${3:-^\$}" >"$ov__now"
+	ov__d=$(grep -Ev -- "${3:-^\$}" "$2" | diff - "$ov__now" |
+		grep '^[-+][^-+]' | head -n 8 | tr '\n' ' ')
+	rm -f "$ov__now"
+	if [ -z "$ov__d" ]; then
+		ktap_ok "$1"
+		return 0
+	fi
+	ktap_fail "$1" "devices differ: $ov__d"
 	return 1
 }

@@ -14,6 +14,9 @@
 #                    below) and kmemleak.sh
 #   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
 #                    only scenario-*.sh (each is expected to fail there)
+#
+# scenario-board-BOARD.sh runs only on BOARD (ovpop_board=BOARD on the
+# command line, virt without it).
 #   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
 #   run.sh bench     run bench.sh (scripts/bench.sh reads its lines)
 #
@@ -31,6 +34,7 @@ export OV_MODE
 
 lane=
 only=
+board=virt
 faults=1
 OV_STRESS=
 read -r cmdline </proc/cmdline
@@ -38,6 +42,7 @@ for arg in $cmdline; do
 	case $arg in
 	ovpop_lane=debug) lane=debug ;;
 	ovpop_only=*) only=",${arg#ovpop_only=}," ;; # for quick work
+	ovpop_board=*) board=${arg#ovpop_board=} ;;
 	ovpop_stress=*) OV_STRESS=${arg#ovpop_stress=} ;;
 	ovpop_faults=0) faults= ;;
 	esac
@@ -139,6 +144,11 @@ n=1
 for s in $scripts; do
 	[ -f "$s" ] || continue
 	name=${s##*/}
+	# a board's scenario runs on that board only (ovpop_board=, set by
+	# scripts/test-pair.sh; virt without it)
+	case $name in
+	scenario-board-*) [ "$name" = "scenario-board-$board.sh" ] || continue ;;
+	esac
 	case $only in
 	'' | *",${name%.sh},"*) ;;
 	*) continue ;;
