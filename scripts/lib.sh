@@ -35,9 +35,14 @@ die() {
 #   ovpop_off            how the guest's init ends the boot: poweroff, or
 #                        reboot where the machine cannot power off (QEMU's
 #                        -no-reboot turns the reset into QEMU's exit)
-# OVPOP_BOARD (default virt) picks the machine: "virt", or "zc702" (32-bit
+#   ovpop_labels         the labels build.sh requires in the base tree
+#   ovpop_scenario       the guest scenario a board lane runs (test-pair.sh)
+# OVPOP_BOARD (default virt) picks the machine: "virt", "zc702" (32-bit
 # ARM only: QEMU's xilinx-zynq-a9 with the kernel's own
-# ZC702 board tree dts/zc702.dts, one CPU: QEMU 7.2 models no second one there).
+# ZC702 board tree dts/zc702.dts, one CPU: QEMU 7.2 models no second one
+# there), "raspi3b" (arm64: QEMU's raspi3b, the kernel's Pi 3B tree) or
+# "vexpress-a15" (32-bit ARM: QEMU's vexpress-a15, the kernel's V2P-CA15
+# tree); the board trees are wrapped by dts/BOARD.dts.
 # For virt, gen-base-dts.sh dumps the DT of exactly the machine qemu.sh
 # boots: change the QEMU lines and regenerate dts/ together. No NIC: the
 # tests need none, and QEMU's default one wants efi-virtio.rom. Both virt
@@ -75,8 +80,6 @@ ovpop_arch() {
 	ovpop_qemu_io=-nographic
 	ovpop_console=ttyAMA0
 	ovpop_off=poweroff
-	# the labels build.sh requires in the base tree, the guest scenario a
-	# board lane runs (test-pair.sh)
 	ovpop_labels="gic apb_pclk uart0"
 	ovpop_scenario=
 	case ${OVPOP_BOARD:-virt} in
@@ -97,11 +100,11 @@ ovpop_arch() {
 		[ "$OVPOP_ARCH" = arm64 ] || die "board raspi3b is arm64 (OVPOP_ARCH=arm64)"
 		OVPOP_QEMU_MACHINE=raspi3b
 		# the machine has its four cores and 1 GiB, nothing else
-		OVPOP_QEMU_OPTS="-m 1G"
+		OVPOP_QEMU_OPTS="-m 1G -nic none"
 		ovpop_base=raspi3b
-		# the console is the mini UART (serial1 in the tree's
-		# aliases; ttyS1, after the 8250 driver's placeholder
-		# ttyS0), QEMU's second serial port; the first is the PL011
+		# the console is the mini UART, QEMU's second serial port:
+		# ttyS1 from serial1 in the tree's aliases (the 8250 core
+		# takes the line from the alias); the first is the PL011
 		# (uart0), which the tests disable
 		ovpop_qemu_io="-display none -serial null -serial mon:stdio"
 		ovpop_console=ttyS1

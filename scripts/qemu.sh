@@ -42,6 +42,8 @@ esac
 # log_buf_len: the fuzzer's refusals must not push earlier lines out of
 # the log before the guest dumps it.
 append="console=$ovpop_console ovpop_off=$ovpop_off quiet loglevel=3 panic=-1 log_buf_len=16M ovpop_mode=$mode${OVPOP_APPEND:+ $OVPOP_APPEND}"
+# a board's guest knows its board (run.sh runs its scenario-board-*.sh)
+[ "${OVPOP_BOARD:-virt}" = virt ] || append="$append ovpop_board=$OVPOP_BOARD"
 
 if [ "$mode" = shell ]; then
 	log "qemu: interactive shell; Ctrl-A x quits QEMU, 'exit' powers the guest off"

@@ -250,13 +250,11 @@ if [ "${OVPOP_VARIANT:-}" = modules ]; then
 fi
 if [ "${OVPOP_BOARD:-virt}" != virt ]; then
 	# a board lane: its scenario (lib.sh) on the board's own tree; the
-	# rest of the suite runs on virt with the same kernel. run.sh runs a
-	# scenario-board-BOARD.sh only on the board it names.
-	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_board=$OVPOP_BOARD"
+	# rest of the suite runs on virt with the same kernel
 	if [ -z "${OVPOP_ONLY:-}" ]; then
-		OVPOP_APPEND="$OVPOP_APPEND ovpop_only=$ovpop_scenario"
+		OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_only=$ovpop_scenario"
+		export OVPOP_APPEND
 	fi
-	export OVPOP_APPEND
 fi
 if [ -n "${OVPOP_STRESS:-}" ]; then
 	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_stress=$OVPOP_STRESS"

@@ -517,7 +517,11 @@ check_snapshot() {
 }
 
 check_lines_kept() {
-	ov__l=$(awk 'NR == FNR { have[$0] = 1; next } !($0 in have)' "$3" "$2")
+	if [ ! -s "$3" ]; then
+		ktap_fail "$1" "$3 is empty"
+		return 1
+	fi
+	ov__l=$(awk 'FILENAME == ARGV[1] { have[$0] = 1; next } !($0 in have)' "$3" "$2")
 	if [ -z "$ov__l" ]; then
 		ktap_ok "$1"
 		return 0

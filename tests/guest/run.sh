@@ -14,11 +14,11 @@
 #                    below) and kmemleak.sh
 #   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
 #                    only scenario-*.sh (each is expected to fail there)
-#
-# scenario-board-BOARD.sh runs only on BOARD (ovpop_board=BOARD on the
-# command line, virt without it).
 #   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
 #   run.sh bench     run bench.sh (scripts/bench.sh reads its lines)
+#
+# scenario-board-BOARD.sh runs only on BOARD (ovpop_board=BOARD on the
+# command line, set by scripts/qemu.sh on a board; virt without it).
 #
 # Exits 0 iff every script passed.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -145,7 +145,7 @@ for s in $scripts; do
 	[ -f "$s" ] || continue
 	name=${s##*/}
 	# a board's scenario runs on that board only (ovpop_board=, set by
-	# scripts/test-pair.sh; virt without it)
+	# scripts/qemu.sh; virt without it)
 	case $name in
 	scenario-board-*) [ "$name" = "scenario-board-$board.sh" ] || continue ;;
 	esac
