@@ -80,12 +80,25 @@ if [ -f "$srcstamp" ] && [ "$(cat "$srcstamp")" = "$tarid" ]; then
 fi
 
 # One unpack and build at a time per version (others of that version wait,
-# then find it cached); other versions go on.
+# then find it cached); other versions go on. The holder may be building
+# another config of this version (the debug lane's, for 20 minutes), and
+# the lock is not handed over in order: a waiter whose own kernel is built
+# meanwhile (by the holder before, or by a build that went first) takes it
+# from the cache at once instead of waiting its turn.
 lock="$OVPOP_CACHE/kernels/.lock-$version"
 exec 9>"$lock"
 if ! flock -n 9; then
 	log "kernel: another build holds $lock; waiting"
-	flock 9
+	while ! flock -n 9; do
+		if [ -f "$srcstamp" ] && [ "$(cat "$srcstamp")" = "$tarid" ]; then
+			cache_key
+			if [ -f "$stamp" ]; then
+				printf '%s\n' "$out"
+				exit 0
+			fi
+		fi
+		sleep 2
+	done
 fi
 
 # --- unpack -----------------------------------------------------------------
