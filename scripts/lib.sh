@@ -120,6 +120,8 @@ ovpop_arch() {
 		OVPOP_QEMU_OPTS="-smp 2 -m 512 -nic none -audiodev none,id=snd"
 		ovpop_base=vexpress-a15
 		ovpop_qemu_io=-nographic
+		# reset through the configuration bus (POWER_RESET_VEXPRESS),
+		# the way the other boards end
 		ovpop_off=reboot
 		ovpop_labels="gic smbclk v2m_serial0"
 		ovpop_scenario=scenario-board-vexpress-a15

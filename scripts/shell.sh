@@ -3,7 +3,9 @@
 # (debugging). `exit` powers the guest off; Ctrl-A x quits QEMU.
 #
 #   scripts/shell.sh        (OVPOP_OUT, OVPOP_KERNEL as in test.sh;
-#                            OVPOP_ARCH: arm64, default, or arm)
+#                            OVPOP_ARCH: arm64, default, or arm;
+#                            OVPOP_BOARD: a board lane's machine and tree,
+#                            e.g. raspi3b, or vexpress-a15 with arm)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -19,7 +19,8 @@
 # lib.sh: the kernel's own board tree on the QEMU machine of the board,
 # with the virt lane's kernel; the Zynq-7000 runs the FPGA scenario, the
 # Raspberry Pi 3B and the Versatile Express their add-on overlays; after
-# the debug lane in the background). Without it, OVPOP_KERNEL and OVPOP_ARCH, if set, name one pair.
+# the debug lane in the background). Without it, OVPOP_KERNEL and
+# OVPOP_ARCH, if set, name one pair.
 # Other variables as in test-pair.sh.
 # The whole suite (none of these set), or OVPOP_BENCH=1, also runs the
 # benchmark command on a small scale (scripts/bench.sh -n 10,100 -r 3),
@@ -119,7 +120,11 @@ fi
 # already built is found at once). A pair whose kernel is being built waits
 # for it (kernel.sh locks each version), then finds it built. The builds
 # run niced: the guests' wall-clock waits come first.
-# They run in a session of their own (its id in prebuild.sid).
+# They run in a session of their own (its id in prebuild.sid). When the
+# first is done (or there is none), prebuild.first appears: the background
+# chain starts its own build then, not before (the first foreground guest
+# waits for the first kernel, and a debug build of the same version would
+# take the version's lock from it for 20 minutes).
 prebuild() {
 	# shellcheck disable=SC2016 # expanded by the new session's sh
 	for p in $fg; do
@@ -131,13 +136,16 @@ prebuild() {
 			# shellcheck disable=SC2086 # no variant: no word
 			nice -n 10 "$2/kernel.sh" "$v" "$a" $x </dev/null \
 				>/dev/null 2>>"$1/prebuild.log" || true
-		done' sh "$work" "$here"
+			: >"$1/prebuild.first"
+		done
+		: >"$1/prebuild.first"' sh "$work" "$here"
 }
 
 # pair_run PAIR [NICE]: test-pair.sh for PAIR; its output goes to
 # $work/<pair>.log, and also to stdout unless NICE is given (a background
-# pair: its kernel is built first at nice 10, then its guest runs at NICE,
-# in a new session whose id goes to <pair>.sid; stderr to <pair>.stderr).
+# pair: once the builder's first kernel is done, its kernel is built at
+# nice 10, then its guest runs at NICE, in a new session whose id goes to
+# <pair>.sid; stderr to <pair>.stderr).
 # <pair>.time: start and end.
 pair_run() {
 	pair_split "$1"
@@ -155,6 +163,9 @@ pair_run() {
 			OVPOP_BOARD=${board:-virt} OVPOP_STRESS=$stress OVPOP_OUT=$out \
 			setsid sh -c \
 			'echo $$ >"$1.sid"
+			while [ ! -e "$4/prebuild.first" ] && [ ! -e "$4/stop" ]; do
+				sleep 2
+			done
 			[ ! -e "$4/stop" ] || exit
 			nice -n 10 "$2/kernel.sh" "$OVPOP_KERNEL" "$OVPOP_ARCH" \
 				"$OVPOP_VARIANT" >/dev/null || exit
