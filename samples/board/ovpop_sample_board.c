@@ -4,7 +4,7 @@
  * of_platform_populate() with a bus table and OF_DEV_AUXDATA made it
  * possible in 2011, with ovpop_populate() in its place so that the board
  * can arrive in an overlay (overlays/sample-board.dtso) and grow later
- * (overlays/sample-board-more.dtso). README: "Converting a board file".
+ * (overlays/sample-board-more.dtso); the walk-through is docs/sample-board.md.
  *
  * The board file this replaces declared its devices statically:
  *

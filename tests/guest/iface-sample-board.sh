@@ -1,5 +1,5 @@
 #!/bin/sh
-# The sample board (samples/board/; README "Converting a board file"):
+# The sample board (samples/board/; docs/sample-board.md):
 # ovpop_sample_board.ko binds to the node that overlays/sample-board.dtso
 # adds and calls ovpop_populate() with its bus table and auxdata table.
 # Checked: the auxdata names (sample-widget.0, and sample-gpio for the PL061,
