@@ -8,7 +8,8 @@
 # on top of the arch's fragment.
 # Unpacks the source tarball (scripts/kernel-source.sh: Debian's
 # linux-source-VERSION) once into $OVPOP_CACHE/src/,
-# configures allnoconfig + scripts/configs/ARCH-virt.config, checks every
+# configures allnoconfig + scripts/configs/ARCH-virt.config (for the board
+# lanes' version without a variant, + ARCH-boards.config), checks every
 # symbol of the fragment, and builds out of tree into
 # $OVPOP_CACHE/kernels/VERSION-ARCH[-VARIANT]-HASH/ (HASH covers the fragments, the base
 # config, the kernel source and the toolchain). That directory is what
@@ -38,6 +39,10 @@ if [ -n "$variant" ]; then
 	[ -f "$vfrag" ] || die "kernel: no config fragment $vfrag for variant $variant"
 	frags="$frag $vfrag"
 	name="$name-$variant"
+elif [ "$version" = "$ovpop_board_kernel" ] &&
+	[ -f "$here/configs/$arch-boards.config" ]; then
+	# the kernel the board lanes boot (lib.sh) carries their support
+	frags="$frag $here/configs/$arch-boards.config"
 fi
 tarball=$("$here/kernel-source.sh" "$version" | tail -n 1)
 [ -f "$tarball" ] || die "kernel: no source tarball for $version"

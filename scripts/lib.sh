@@ -48,6 +48,10 @@ die() {
 # tests need none, and QEMU's default one wants efi-virtio.rom. Both virt
 # machines have the same memory map and GIC interrupts, so overlays/ serves
 # both.
+# The kernel version the board lanes boot (without a variant, the virt
+# lanes' kernel): kernel.sh adds scripts/configs/ARCH-boards.config to it.
+ovpop_board_kernel=6.12
+
 ovpop_arch() {
 	OVPOP_ARCH=${1:-${OVPOP_ARCH:-arm64}}
 	case $OVPOP_ARCH in
