@@ -415,6 +415,8 @@ ov_snapshot_diff() {
 #   check_lines_kept CASE OLD NEW     every line of file OLD is in file NEW
 #   check_devices_all CASE FILE [ERE] ov_devices_all equals FILE (without
 #                                     the lines ERE matches in either)
+#   check_rounds CASE N CMD...        CMD succeeds N times in a row (CASE)
+#                                     and Slab stays flat (CASE_slab_flat)
 
 ov__bound() {
 	ov__bd=$(dev_of_node "$1" "$2") &&
@@ -542,4 +544,24 @@ check_devices_all() {
 	fi
 	ktap_fail "$1" "devices differ: $ov__d"
 	return 1
+}
+
+check_rounds() {
+	ov__case=$1
+	ov__n=$2
+	shift 2
+	ov__m0=$(ov_mem)
+	ov__i=0
+	ov__ok=yes
+	while [ "$ov__i" -lt "$ov__n" ]; do
+		if ! "$@"; then
+			ov__ok="no (round $((ov__i + 1)))"
+			break
+		fi
+		ov__i=$((ov__i + 1))
+	done
+	ov__m1=$(ov_mem)
+	ktap_eq "$ov__case" yes "$ov__ok"
+	ov_check_slab "${ov__case}_slab_flat" "$ov__m0" "$ov__m1"
+	ktap_diag "memory (MemAvailable Slab, KiB): before $ov__m0, after $ov__m1"
 }

@@ -38,6 +38,7 @@ cleanup() {
 	rm -f "$snap" "$board" "$during"
 }
 
+# shellcheck disable=SC2317 # run by ktap_check and hat_round
 hat_apply() {
 	for h in $hat; do
 		ov_apply_dtbo "$h" "$OVPOP_DIR/overlays/boards/$h.dtbo" || return 1
@@ -45,6 +46,7 @@ hat_apply() {
 }
 
 # newest first
+# shellcheck disable=SC2317 # run by ktap_check, cleanup and hat_round
 hat_remove() {
 	r=
 	for h in $hat; do
@@ -195,21 +197,12 @@ uart_bound uart0_back
 check_devices_all board_devices_same_after_uart0 "$board"
 
 # --- cycles ----------------------------------------------------------------
-mem0=$(ov_mem)
-i=0
-ok=yes
-while [ "$i" -lt "$cycles" ]; do
-	if ! hat_apply || ! wait_until 3 ov__bound platform /hat-3v3 reg-fixed-voltage ||
-		! hat_remove; then
-		ok="no (round $((i + 1)))"
-		break
-	fi
-	i=$((i + 1))
-done
-mem1=$(ov_mem)
-ktap_eq "hat_${cycles}_rounds" yes "$ok"
-ov_check_slab "hat_${cycles}_rounds_slab_flat" "$mem0" "$mem1"
-ktap_diag "memory (MemAvailable Slab, KiB): before $mem0, after $mem1"
+# shellcheck disable=SC2317 # run by check_rounds
+hat_round() {
+	hat_apply && wait_until 3 ov__bound platform /hat-3v3 reg-fixed-voltage &&
+		hat_remove
+}
+check_rounds "hat_${cycles}_rounds" "$cycles" hat_round
 check_snapshot rounds_nothing_left "$snap"
 check_devices_all rounds_board_devices_same "$board"
 ktap_end
