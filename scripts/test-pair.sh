@@ -37,7 +37,7 @@
 # "test control"; for debugging the rig), OVPOP_ONLY (a comma-separated list
 # of guest scripts to run, e.g. "fuzz,kmemleak"; for quick work).
 set -u
-debug_cycles=40
+debug_cycles=20
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh

@@ -21,7 +21,7 @@
 #   buffer (uninitialised kernel memory).
 # - status held open by root across the item's rmdir: rmmod is refused, the
 #   read fails with ENOENT, and after the close rmmod goes.
-# Each race lasts 20 s in the debug lane (the rmmod one 10 s), 5 s otherwise.
+# Each race lasts 12 s in the debug lane (the rmmod one 6 s), 5 s otherwise.
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
@@ -32,7 +32,7 @@ tool=$OVPOP_DIR/bin/ovpop-tool
 ov=$OVPOP_DIR/overlays
 nobody=65534
 secs=5
-[ "${OV_LANE:-}" = debug ] && secs=20
+[ "${OV_LANE:-}" = debug ] && secs=12
 snap="$OV_TMP/iface-unpriv-race.snap"
 out="$OV_TMP/iface-unpriv-race.out"
 
@@ -139,7 +139,7 @@ check_snapshot devices_state_restored "$snap"
 
 # --- and while root unloads and loads the module ----------------------------------
 rsecs=$secs
-[ "$rsecs" -le 10 ] || rsecs=10
+[ "$rsecs" -le 5 ] || rsecs=$((secs / 2))
 race rmmod "$rsecs" race-rtc rtc rmmod
 ktap_check module_loaded ov_loaded ovpop
 check_snapshot rmmod_state_restored "$snap"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Stress (debug lane): 4 writers apply and remove 4 distinct overlays
-# through their own configfs items for 60 s; the kernel removes only the
-# topmost of overlapping overlays, so a writer whose rmdir is refused with
-# EBUSY (the loader's pin, iface-stack.sh) retries it. Then 2 writers race
-# on one item for 30 s (mkdir, write, rmdir, either may lose). No kernel
+# through their own configfs items for 60 s (20 in the debug lane); the
+# kernel removes only the topmost of overlapping overlays, so a writer whose
+# rmdir is refused with EBUSY (the loader's pin, iface-stack.sh) retries it.
+# Then 2 writers race on one item for 30 s (10) (mkdir, write, rmdir,
+# either may lose). No kernel
 # report (the host scans the log), and nothing left behind.
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
@@ -11,6 +12,8 @@ here=$(dirname "$0")
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
+wsecs=60 rsecs=30
+[ "${OV_LANE:-}" = debug ] && wsecs=20 rsecs=10
 snap="$OV_TMP/stress-concurrent.snap"
 dir="$OV_TMP/stress-concurrent"
 
@@ -65,7 +68,7 @@ expect_kmsg 'OF: overlay: WARNING: memory leak will occur if overlay removed, pr
 n=0
 for ov in existing-bus periphid fuzz-seed defer; do
 	n=$((n + 1))
-	writer "$n" "$ov" 60 &
+	writer "$n" "$ov" "$wsecs" &
 done
 wait
 ops=0 busy=0 fail=0
@@ -73,17 +76,17 @@ for w in 1 2 3 4; do
 	read -r o b f <"$dir/$w" || { o=0 b=0 f=1; }
 	ops=$((ops + o)) busy=$((busy + b)) fail=$((fail + f))
 done
-ktap_diag "concurrent: 4 writers, $ops apply/remove operations in 60 s, $busy refused removals retried"
+ktap_diag "concurrent: 4 writers, $ops apply/remove operations in $wsecs s, $busy refused removals retried"
 ktap_eq writers_no_failure 0 "$fail"
 ktap_check writers_did_work [ "$ops" -ge 8 ]
 ktap_eq writers_left_no_item "" "$(ls "$OV_CFS")"
 
-racer 1 30 &
-racer 2 30 &
+racer 1 "$rsecs" &
+racer 2 "$rsecs" &
 wait
 ov_remove race
 r1=$(cat "$dir/race1") r2=$(cat "$dir/race2")
-ktap_diag "racing on one item: $r1 + $r2 rounds in 30 s"
+ktap_diag "racing on one item: $r1 + $r2 rounds in $rsecs s"
 ktap_check racers_did_work [ $((r1 + r2)) -ge 4 ]
 sleep 5	# delayed kobject releases
 check_snapshot nothing_left "$snap"
