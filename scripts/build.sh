@@ -91,9 +91,10 @@ done <"$moddir/modules.order"
 log "build: $nmod module(s)"
 
 # --- the kernel's own modules -----------------------------------------------------
-# A kernel with drivers built as modules (the "modules" variant) gets them,
-# stripped, in /lib/modules/<kver>/ with the host depmod's modules.dep and
-# modules.alias: the guest's mdev loads them by MODALIAS (tests/guest/init).
+# A kernel with drivers built as modules (6.12 arm64: arm64-modules.config)
+# gets them, stripped, in /lib/modules/<kver>/ with the host depmod's
+# modules.dep and modules.alias: the guest's /init loads them, or in the
+# modules lane has mdev load them by MODALIAS (tests/guest/init).
 if [ -s "$kdir/modules.order" ]; then
 	kver=$(cat "$kdir/include/config/kernel.release")
 	depmod=$(ovpop_path_tool depmod || command -v /sbin/depmod) ||

@@ -9,7 +9,8 @@
 # Unpacks the source tarball (scripts/kernel-source.sh: Debian's
 # linux-source-VERSION) once into $OVPOP_CACHE/src/,
 # configures allnoconfig + scripts/configs/ARCH-virt.config (for the board
-# lanes' version without a variant, + ARCH-boards.config), checks every
+# and modules lanes' version without a variant, + ARCH-boards.config and
+# ARCH-modules.config, where they exist), checks every
 # symbol of the fragment, and builds out of tree into
 # $OVPOP_CACHE/kernels/VERSION-ARCH[-VARIANT]-HASH/ (HASH covers the fragments, the base
 # config, the kernel source and the toolchain). That directory is what
@@ -39,10 +40,13 @@ if [ -n "$variant" ]; then
 	[ -f "$vfrag" ] || die "kernel: no config fragment $vfrag for variant $variant"
 	frags="$frag $vfrag"
 	name="$name-$variant"
-elif [ "$version" = "$ovpop_board_kernel" ] &&
-	[ -f "$here/configs/$arch-boards.config" ]; then
-	# the kernel the board lanes boot (lib.sh) carries their support
-	frags="$frag $here/configs/$arch-boards.config"
+elif [ "$version" = "$ovpop_board_kernel" ]; then
+	# the kernel the board lanes and the modules lane boot (lib.sh)
+	# carries their support
+	for f in boards modules; do
+		[ ! -f "$here/configs/$arch-$f.config" ] ||
+			frags="$frags $here/configs/$arch-$f.config"
+	done
 fi
 tarball=$("$here/kernel-source.sh" "$version" | tail -n 1)
 [ -f "$tarball" ] || die "kernel: no source tarball for $version"

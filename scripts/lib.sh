@@ -48,8 +48,9 @@ die() {
 # tests need none, and QEMU's default one wants efi-virtio.rom. Both virt
 # machines have the same memory map and GIC interrupts, so overlays/ serves
 # both.
-# The kernel version the board lanes boot (without a variant, the virt
-# lanes' kernel): kernel.sh adds scripts/configs/ARCH-boards.config to it.
+# The kernel version the board lanes and the modules lane boot (without a
+# variant, the virt lanes' kernel): kernel.sh adds scripts/configs/
+# ARCH-boards.config and ARCH-modules.config to it.
 ovpop_board_kernel=6.12
 
 ovpop_arch() {

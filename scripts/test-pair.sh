@@ -26,7 +26,8 @@
 # 3600 in the debug lane), OVPOP_KERNEL (6.12), OVPOP_VARIANT (kernel config
 # variant; "debug" is the debug lane: one test boot with ovpop_lane=debug,
 # which adds the stress tests and the kmemleak scan, and no control boot;
-# "modules" the driver autoloading lane: one test boot running only
+# OVPOP_LANE ("modules": the driver autoloading lane, on the kernel without
+# a variant: one test boot with ovpop_lane=modules running only
 # autoload.sh unless OVPOP_ONLY says otherwise), OVPOP_BOARD (lib.sh; a
 # board other than virt runs only its scenario, lib.sh's ovpop_scenario,
 # unless OVPOP_ONLY says otherwise, test and control boots),
@@ -238,14 +239,15 @@ if [ "${OVPOP_VARIANT:-}" = debug ]; then
 	export OVPOP_APPEND OVPOP_TIMEOUT
 	modes=${OVPOP_MODES:-test}
 fi
-if [ "${OVPOP_VARIANT:-}" = modules ]; then
+if [ "${OVPOP_LANE:-}" = modules ]; then
 	# the driver autoloading lane: one test boot running autoload.sh (after
-	# the setup); the rest of the suite runs on the kernels with the
-	# drivers built in
-	if [ -z "${OVPOP_ONLY:-}" ]; then
-		OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_only=autoload"
-		export OVPOP_APPEND
-	fi
+	# the setup), with mdev as the uevent helper and no module loaded
+	# before (tests/guest/init); the rest of the suite runs with the
+	# drivers loaded at boot or built in
+	OVPOP_APPEND="${OVPOP_APPEND:+$OVPOP_APPEND }ovpop_lane=modules"
+	[ -n "${OVPOP_ONLY:-}" ] ||
+		OVPOP_APPEND="$OVPOP_APPEND ovpop_only=autoload"
+	export OVPOP_APPEND
 	modes=${OVPOP_MODES:-test}
 fi
 if [ "${OVPOP_BOARD:-virt}" != virt ]; then

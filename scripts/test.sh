@@ -12,10 +12,11 @@
 # lockdep, kobject release debugging, ...), which also runs the stress tests
 # (OVPOP_STRESS cycles, see test-pair.sh) and, in a matrix with other
 # pairs, runs in the background beside them (its output comes last);
-# "modules" is the driver autoloading lane (scripts/configs/
-# ARCH-modules.config: the overlays' drivers as modules, loaded by mdev),
-# which runs tests/guest/autoload.sh only; "zc702", "raspi3b" and
-# "vexpress-a15" are not kernel variants but the board lanes (OVPOP_BOARD,
+# "modules" is not a kernel variant but the driver autoloading lane
+# (OVPOP_LANE: the 6.12 kernel, whose overlay drivers are modules,
+# scripts/configs/ARCH-modules.config, loaded there by mdev), which runs
+# tests/guest/autoload.sh only; "zc702", "raspi3b" and
+# "vexpress-a15" are not kernel variants either but the board lanes (OVPOP_BOARD,
 # lib.sh: the kernel's own board tree on the QEMU machine of the board,
 # with the virt lane's kernel; the Zynq-7000 runs the FPGA scenario, the
 # Raspberry Pi 3B and the Versatile Express their add-on overlays; after
@@ -61,7 +62,8 @@ results=""
 
 # pair_split PAIR: sets version, arch, variant (of the kernel's config),
 # board (OVPOP_BOARD, lib.sh: a board is not a kernel variant; its lane
-# boots the virt lane's kernel) and out (the pair's logs: $out.log ...)
+# boots the virt lane's kernel), lane (OVPOP_LANE: "modules", not a variant
+# either) and out (the pair's logs: $out.log ...)
 pair_split() {
 	version=${1%%/*}
 	arch=${1#*/}
@@ -73,13 +75,18 @@ pair_split() {
 		;;
 	esac
 	board=
+	lane=
 	case $variant in
 	zc702 | raspi3b | vexpress-a15)
 		board=$variant
 		variant=
 		;;
+	modules)
+		lane=$variant
+		variant=
+		;;
 	esac
-	out="$work/$version-$arch${variant:+-$variant}${board:+-$board}"
+	out="$work/$version-$arch${variant:+-$variant}${board:+-$board}${lane:+-$lane}"
 }
 
 # Every architecture of the matrix, for deps.sh
@@ -129,7 +136,7 @@ prebuild() {
 	# shellcheck disable=SC2016 # expanded by the new session's sh
 	for p in $fg; do
 		pair_split "$p"
-		[ -n "$board" ] || echo "$version $arch $variant"
+		[ -n "$board$lane" ] || echo "$version $arch $variant"
 	done |
 		setsid sh -c 'echo $$ >"$1/prebuild.sid"
 		while read -r v a x; do
@@ -154,14 +161,14 @@ pair_run() {
 	t0=$(date +%s)
 	if [ -z "${2:-}" ]; then
 		OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_VARIANT=$variant \
-			OVPOP_BOARD=${board:-virt} OVPOP_STRESS=$stress OVPOP_OUT=$out \
-			"$here/test-pair.sh" |
+			OVPOP_BOARD=${board:-virt} OVPOP_LANE=$lane OVPOP_STRESS=$stress \
+			OVPOP_OUT=$out "$here/test-pair.sh" |
 			tee "$out.log"
 	else
 		# shellcheck disable=SC2016 # expanded by the new session's sh
 		OVPOP_KERNEL=$version OVPOP_ARCH=$arch OVPOP_VARIANT=$variant \
-			OVPOP_BOARD=${board:-virt} OVPOP_STRESS=$stress OVPOP_OUT=$out \
-			setsid sh -c \
+			OVPOP_BOARD=${board:-virt} OVPOP_LANE=$lane OVPOP_STRESS=$stress \
+			OVPOP_OUT=$out setsid sh -c \
 			'echo $$ >"$1.sid"
 			while [ ! -e "$4/prebuild.first" ] && [ ! -e "$4/stop" ]; do
 				sleep 2

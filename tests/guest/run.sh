@@ -41,6 +41,7 @@ read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case $arg in
 	ovpop_lane=debug) lane=debug ;;
+	ovpop_lane=modules) lane=modules ;;
 	ovpop_only=*) only=",${arg#ovpop_only=}," ;; # for quick work
 	ovpop_board=*) board=${arg#ovpop_board=} ;;
 	ovpop_stress=*) OV_STRESS=${arg#ovpop_stress=} ;;
@@ -48,7 +49,7 @@ for arg in $cmdline; do
 	esac
 done
 export OV_STRESS	# stress-cycles.sh: how many cycles
-OV_LANE=$lane		# lib.sh: ov_check_slab
+OV_LANE=$lane		# lib.sh: ov_check_slab; autoload.sh
 export OV_LANE
 # seconds per script; the debug lane's kernel is several times slower
 tmo=300
