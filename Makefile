@@ -6,8 +6,10 @@
 #   make                          ovpop.ko for the running kernel
 #   make KDIR=/path/to/build      for another kernel build tree
 #   make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KDIR=...
-#   make install                  the module and the ovl tool (with
-#                                 ovl-params.sh, which it sources)
+#   make install                  the module and the ovl tool (with its
+#                                 parameter engine, tools/ovl-params, built
+#                                 with the system's libfdt: libfdt-dev)
+#   make ovl-params               that engine alone
 #   make modules_install          the module only
 #   make uninstall                removes what make install installed
 #   make demo / make test         the QEMU demo and the whole test suite
@@ -80,10 +82,15 @@ modules_install: modules
 
 install: modules_install install-ovl
 
+# The host's compiler, not the kernel's: ovl runs where it is installed
+ovl-params:
+	$(MAKE) -C tools/ovl-params
+
 install-ovl:
 ifneq ($(wildcard scripts/ovl),)
+	$(MAKE) -C tools/ovl-params
 	install -D -m 0755 scripts/ovl $(DESTDIR)$(PREFIX)/sbin/ovl
-	install -D -m 0644 scripts/ovl-params.sh $(DESTDIR)$(PREFIX)/sbin/ovl-params.sh
+	install -D -m 0755 tools/ovl-params/ovl-params $(DESTDIR)$(PREFIX)/sbin/ovl-params
 else
 	@echo "ovpop: no scripts/ovl in this tree; ovl not installed"
 endif
@@ -92,10 +99,11 @@ uninstall:
 	$(need-krelease)
 	rm -f $(foreach z,.ko .ko.gz .ko.xz .ko.zst,$(moddir)/$(INSTALL_MOD_DIR)/ovpop$(z))
 	$(depmod)
-	rm -f $(DESTDIR)$(PREFIX)/sbin/ovl $(DESTDIR)$(PREFIX)/sbin/ovl-params.sh
+	rm -f $(DESTDIR)$(PREFIX)/sbin/ovl $(DESTDIR)$(PREFIX)/sbin/ovl-params
 
 clean:
 	$(MAKE) $(kargs) clean
+	$(MAKE) -C tools/ovl-params clean
 
 demo:
 	sh scripts/demo.sh
@@ -106,5 +114,5 @@ test:
 check:
 	sh scripts/check.sh
 
-.PHONY: all modules modules_install install install-ovl uninstall clean \
+.PHONY: all modules modules_install install install-ovl ovl-params uninstall clean \
 	demo test check

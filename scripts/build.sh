@@ -258,7 +258,14 @@ fdtroot=$("$here/fdt-tools.sh" "$arch" | tail -n 1)
 [ -d "$fdtroot" ] || die "build: scripts/fdt-tools.sh $arch failed"
 cp -R "$fdtroot/." "$stage/"
 install -m 0755 "$repo/scripts/ovl" "$stage/usr/bin/ovl"
-install -m 0644 "$repo/scripts/ovl-params.sh" "$stage/usr/bin/ovl-params.sh"
+# ovl's parameter engine, static, with the guest kernel's own libfdt sources
+make -s -C "$repo/tools/ovl-params" CC="${cross}gcc" CFLAGS="-O2 -Werror" \
+	LDFLAGS=-static LIBFDT_SRC="$kdir/source/scripts/dtc/libfdt" \
+	OUT="$tmp/ovl-params" >"$tmp/ovl-params.log" 2>&1 || {
+	cat "$tmp/ovl-params.log" >&2
+	die "build: tools/ovl-params does not build (${cross}gcc, static)"
+}
+install -m 0755 "$tmp/ovl-params" "$stage/usr/bin/ovl-params"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
 printf 'root:x:0:\n' >"$stage/etc/group"
 chmod 0644 "$stage/etc/passwd" "$stage/etc/group"

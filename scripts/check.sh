@@ -41,14 +41,18 @@ check_style() {
 	log "check: checkpatch --strict (6.12)"
 	# compat.h exists to compare kernel versions: only there (and in the
 	# test modules' ovpop_test_compat.h) are the two version-comparison
-	# warnings expected.
-	find "$repo/module" "$repo/tests/modules" "$repo/tests/kunit" "$repo/samples" \
+	# warnings expected; tools/ovl-params has its own compat.h (below).
+	find "$repo/module" "$repo/tests/modules" "$repo/tests/kunit" "$repo/samples" "$repo/tools" \
 		-name '*.[ch]' ! -name '*.mod.c' ! -name compat.h \
 		! -name ovpop_test_compat.h | sort |
 		xargs "$cp" --strict --no-tree --terse --quiet -f || rc=1
 	"$cp" --strict --no-tree --terse --quiet \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \
 		-f "$repo/module/compat.h" "$repo/tests/modules/ovpop_test_compat.h" || rc=1
+	# ovl-params' compat.h defines the kernel's spellings for user space
+	"$cp" --strict --no-tree --terse --quiet \
+		--ignore PREFER_DEFINED_ATTRIBUTE_MACRO,PREFER_KERNEL_TYPES \
+		-f "$repo/tools/ovl-params/compat.h" || rc=1
 	log "check: shellcheck"
 	"$here/lint.sh" || rc=1
 	log "check: kernel-doc and docs/api.rst"

@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 pkgs="build-essential bc bison flex libssl-dev libelf-dev cpio kmod xz-utils
 rsync perl python3 sparse shellcheck busybox-static device-tree-compiler
-qemu-system-arm linux-source-6.1 linux-source-6.12 gnuplot-nox dkms"
+qemu-system-arm linux-source-6.1 linux-source-6.12 gnuplot-nox dkms libfdt-dev"
 debarchs=""
 for a in "$@"; do
 	ovpop_arch "$a"

@@ -20,8 +20,9 @@
 #  make: after an OVPOP_TESTS=y build, `make install` (ARCH, CROSS_COMPILE
 #    given) installs only ovpop.ko, to lib/modules/<release>/updates/, with
 #    the rig kernel's vermagic and dkms.conf's version, listed by depmod, and
-#    scripts/ovl (if the tree has it) as usr/local/sbin/ovl, with the
-#    ovl-params.sh it sources next to it;
+#    scripts/ovl (if the tree has it) as usr/local/sbin/ovl, with its
+#    parameter engine ovl-params (tools/ovl-params, built for the host)
+#    next to it, which the installed ovl runs;
 #    `make modules_install INSTALL_MOD_DIR=extra` the module only, to extra/;
 #    `make uninstall` removes both again (and a compressed ovpop.ko.xz);
 #    `make install` with a KDIR without System.map (as distributions'
@@ -148,18 +149,18 @@ else
 fi
 ovl="$root/usr/local/sbin/ovl"
 if [ -f "$src/scripts/ovl" ]; then
-	if [ -x "$ovl" ] && cmp -s "$src/scripts/ovl" "$ovl" &&
-		cmp -s "$src/scripts/ovl-params.sh" "$ovl-params.sh"; then
-		pass "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params.sh next to it"
+	if [ -x "$ovl" ] && cmp -s "$src/scripts/ovl" "$ovl" && [ -x "$ovl-params" ]; then
+		pass "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params next to it"
 	else
-		fail "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params.sh next to it" \
+		fail "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params next to it" \
 			"$work/make-install.log"
 	fi
-	# the installed ovl finds its parameter engine
-	if "$ovl" params "$src/overlays/ovpop-no-such.dtbo" 2>&1 | grep -q 'no such file'; then
-		pass "make install: the installed ovl runs (finds ovl-params.sh)"
+	# the installed ovl finds and runs its parameter engine
+	if dtc -@ -q -I dts -O dtb -o "$work/merge.dtbo" "$src/tests/params/merge.dtso" &&
+		"$ovl" params "$work/merge.dtbo" 2>&1 | grep -Eq '^off1 +\(fragments\) -1$'; then
+		pass "make install: the installed ovl runs (finds ovl-params)"
 	else
-		fail "make install: the installed ovl runs (finds ovl-params.sh)"
+		fail "make install: the installed ovl runs (finds ovl-params)"
 	fi
 else
 	log "test-pkg: the tree has no scripts/ovl; its installation is not checked"
@@ -178,7 +179,7 @@ fi
 # as a kernel with CONFIG_MODULE_COMPRESS_XZ would have installed it
 : >"$ko.xz"
 if mkmake uninstall INSTALL_MOD_PATH="$root" DESTDIR="$root" \
-	>"$work/make-uninstall.log" 2>&1 && [ ! -e "$ko" ] && [ ! -e "$ovl" ] && [ ! -e "$ovl-params.sh" ] &&
+	>"$work/make-uninstall.log" 2>&1 && [ ! -e "$ko" ] && [ ! -e "$ovl" ] && [ ! -e "$ovl-params" ] &&
 	[ ! -e "$ko.xz" ] && ! grep -q 'ovpop\.ko' "$root/lib/modules/$kver/modules.dep"; then
 	pass "make uninstall: module (.ko, .ko.xz), ovl and the depmod entry gone"
 else

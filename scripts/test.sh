@@ -1,6 +1,7 @@
 #!/bin/sh
 # The test suite (make test, .ci/run): the style checks (scripts/check.sh
-# style) once, then scripts/test-pair.sh for every kernel/architecture pair
+# style) and ovl's parameter corpus (tests/params/run.sh, on the host) once,
+# then scripts/test-pair.sh for every kernel/architecture pair
 # of the matrix; a result line for each, and the totals as the last line,
 # "N passed, N failed". Exits non-zero on any failure.
 #
@@ -252,6 +253,30 @@ else
 	printf 'FAIL style: checkpatch --strict, shellcheck, kernel-doc\n'
 	sed 's/^/     /' "$work/style.log"
 	results="style: 0 passed, 1 failed, 0 skipped
+"
+fi
+# Once: ovl's parameter engine (tools/ovl-params, built for the host with
+# the system's libfdt) on its corpus (tests/params), under sh and under
+# busybox sh; each case counts once
+start=$(date +%s)
+ptool="$work/ovl-params"
+if make -s -C "$here/../tools/ovl-params" CFLAGS="-O2 -Werror" OUT="$ptool" \
+	>"$work/params.log" 2>&1 &&
+	sh "$here/../tests/params/run.sh" "$ptool" >>"$work/params.log" 2>&1 &&
+	busybox sh "$here/../tests/params/run.sh" "$ptool" >"$work/params-busybox.log" 2>&1; then
+	np=$(grep -c '^ok ' "$work/params.log")
+	passed=$((passed + np))
+	printf 'ok   params: %s cases of tests/params, under sh and busybox sh\n' "$np"
+	results="${results}params: $np passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
+"
+else
+	# the build or a run broke: one failure at least
+	nf=$(cat "$work/params.log" "$work/params-busybox.log" 2>/dev/null | grep -c '^not ok ')
+	[ "$nf" -gt 0 ] || nf=1
+	failed=$((failed + nf))
+	printf 'FAIL params: tools/ovl-params on tests/params\n'
+	cat "$work/params.log" "$work/params-busybox.log" 2>/dev/null | grep -v '^ok ' | sed 's/^/     /'
+	results="${results}params: 0 passed, $nf failed, 0 skipped
 "
 fi
 for pair in $fg; do

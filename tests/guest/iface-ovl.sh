@@ -76,8 +76,10 @@ run frob
 eq_rc bad_command_exit_2 2
 run apply
 eq_rc apply_no_arg_exit_2 2
+# a bare word is a parameter set to "true" (as dtoverlay); rtc has none
 run apply rtc notaparam
-eq_rc apply_bare_word_exit_2 2
+eq_rc apply_bare_word_no_params_exit_3 3
+ktap_check apply_bare_word_says grep -q 'no parameters' "$err"
 run apply ovpop-no-such-overlay
 eq_rc apply_unknown_name_exit_3 3
 ktap_check apply_unknown_name_says grep -q 'OVL_PATH' "$err"
@@ -199,14 +201,18 @@ ktap_check params_remove_2 ovl remove param-regulator >/dev/null
 # beyond 64 bits: shell arithmetic would wrap or saturate silently
 n=0
 for bad in nope=1 byte1=256 half=-32769 microvolt=3.3 always_on=maybe \
-	mac=b8:27:e wide=0x10000000000000000 lookup=a wide=18446744073709551616 \
+	mac=b8:27:e wide=0x10000000000000000 lookup=z wide=18446744073709551616 \
 	wide=-9223372036854775809 wide=99999999999999999999; do
 	n=$((n + 1))
 	run apply param-regulator "$bad"
 	eq_rc "param_refused_${n}_${bad%%=*}" 3
 done
-run apply param-regulator regname
-eq_rc param_without_value_exit_2 2
+# a parameter without a value is "true"; a lookup table selects
+run apply param-regulator regname lookup=b
+eq_rc param_without_value_and_lookup 0
+ktap_eq param_without_value_is_true true "$(tr -d '\0' <"$rdt/regulator-name" 2>&1)"
+ktap_eq param_lookup bravo "$(tr -d '\0' <"$rdt/ovpop,letter" 2>&1)"
+ktap_check params_remove_3 ovl remove param-regulator >/dev/null
 run apply param-regulator nope=1
 ktap_check unknown_param_named grep -q "unknown parameter 'nope'" "$err"
 check_snapshot bad_params_change_nothing "$snap"

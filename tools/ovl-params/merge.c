@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * After the parameters: the fragments whose target is a node of the overlay
+ * itself are merged into that node and hidden, as dtoverlay_merge_overlay()
+ * does before it hands an overlay to the kernel (which could not resolve
+ * such a target); then __symbols__ entries that point into a hidden
+ * (__dormant__) fragment go, since the kernel refuses an overlay whose
+ * symbol is not below one of its fragments' __overlay__ nodes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "ovl-params.h"
+
+#define OP_PATH_MAX	1024
+
+/* the @i-th property of the node at @path: its name, value and length */
+static const void *op_prop_at(const struct op_blob *b, const char *path, int i,
+			      const char **name, int *len)
+{
+	int node = op_node(b, path), off, n = 0;
+
+	if (node < 0)
+		return NULL;
+	fdt_for_each_property_offset(off, b->fdt, node)
+		if (n++ == i)
+			return fdt_getprop_by_offset(b->fdt, off, name, len);
+	return NULL;
+}
+
+/* the name of the @i-th subnode of the node at @path, in @buf, or 0 */
+static int op_subnode_at(const struct op_blob *b, const char *path, int i, char *buf,
+			 size_t n)
+{
+	int node = op_node(b, path), sub, k = 0;
+
+	if (node < 0)
+		return 0;
+	fdt_for_each_subnode(sub, b->fdt, node) {
+		if (k++ == i) {
+			snprintf(buf, n, "%s", fdt_get_name(b->fdt, sub, NULL));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void op_add_subnode(struct op_blob *b, const char *path, const char *name)
+{
+	int err;
+
+	while ((err = fdt_add_subnode(b->fdt, op_node(b, path), name)) == -FDT_ERR_NOSPACE)
+		op_grow(b);
+	if (err < 0 && err != -FDT_ERR_EXISTS)
+		op_fail(b, OP_REFUSED, "cannot add %s/%s: %s", path, name, fdt_strerror(err));
+}
+
+/*
+ * The properties and subnodes of @src set in @dst (dtoverlay_merge_fragment()):
+ * not "name", not the phandle of the top node, bootargs appended.
+ */
+static void op_merge_node(struct op_blob *b, const char *dst, const char *src, int depth)
+{
+	char sp[OP_PATH_MAX], dp[OP_PATH_MAX], sub[256], prop[256];
+	const char *name, *val, *old;
+	int i, len, oldlen;
+	char *joined;
+
+	for (i = 0; (val = op_prop_at(b, src, i, &name, &len)); i++) {
+		op_fmt(b, prop, sizeof(prop), "%s", name);
+		if (!strcmp(prop, "name"))
+			continue;
+		if (!strcmp(prop, "phandle") || !strcmp(prop, "linux,phandle")) {
+			/*
+			 * The target keeps its own; a subnode's moves, where
+			 * dtoverlay copies it and leaves two nodes with one
+			 * phandle (which dtc and fdtoverlay reject)
+			 */
+			if (depth) {
+				op_setprop(b, dst, prop, val, len);
+				op_delprop(b, src, prop);
+				i--;
+			}
+			continue;
+		}
+		old = fdt_getprop(b->fdt, op_node(b, dst), prop, &oldlen);
+		if (!strcmp(prop, "bootargs") && old && oldlen > 0 && old[0] && len > 0) {
+			joined = malloc(oldlen + len);
+			if (!joined)
+				op_fail(b, OP_SYSTEM, "out of memory");
+			memcpy(joined, old, oldlen);
+			joined[oldlen - 1] = ' ';
+			memcpy(joined + oldlen, val, len);
+			op_setprop(b, dst, prop, joined, oldlen + len);
+			free(joined);
+		} else {
+			op_setprop(b, dst, prop, val, len);
+		}
+	}
+	for (i = 0; op_subnode_at(b, src, i, sub, sizeof(sub)); i++) {
+		op_fmt(b, sp, sizeof(sp), "%s/%s", src, sub);
+		op_fmt(b, dp, sizeof(dp), "%s/%s", strcmp(dst, "/") ? dst : "", sub);
+		op_add_subnode(b, dst, sub);
+		op_merge_node(b, dp, sp, depth + 1);
+	}
+}
+
+/* the path of the overlay node fragment @frag targets, in @buf, or 0 */
+static int op_local_target(const struct op_blob *b, const char *frag, char *buf, size_t n)
+{
+	int node = op_node(b, frag), len, tn;
+	const fdt32_t *ph;
+
+	if (fdt_getprop(b->fdt, node, "target-path", NULL))
+		return 0;
+	ph = fdt_getprop(b->fdt, node, "target", &len);
+	if (!ph || len != 4 || !fdt32_to_cpu(*ph) || fdt32_to_cpu(*ph) >= 0x80000000u)
+		return 0;
+	tn = op_node_by_phandle(b, fdt32_to_cpu(*ph));
+	if (tn < 0)
+		return 0;
+	op_path(b, tn, buf, n);
+	return 1;
+}
+
+/**
+ * op_merge_local_fragments() - merges fragments that target the overlay's nodes
+ * @b: the blob
+ *
+ * In node order, each fragment with an __overlay__ whose "target" is a node
+ * of the overlay: its contents go into that node, with the __fixups__ and
+ * __local_fixups__ of the moved properties (dtoverlay rebases only those of
+ * the top node's; these are those of its children too), its symbols follow,
+ * and it becomes __dormant__.
+ */
+void op_merge_local_fragments(struct op_blob *b)
+{
+	char frag[OP_PATH_MAX], ov[OP_PATH_MAX], target[OP_PATH_MAX], lf[2][OP_PATH_MAX];
+	char name[256];
+	int i;
+
+	for (i = 0; op_subnode_at(b, "/", i, name, sizeof(name)); i++) {
+		if (strncmp(name, "fragment@", 9) && strncmp(name, "fragment-", 9))
+			continue;
+		op_fmt(b, frag, sizeof(frag), "/%s", name);
+		op_fmt(b, ov, sizeof(ov), "%s/__overlay__", frag);
+		if (op_node(b, ov) < 0 || !op_local_target(b, frag, target, sizeof(target)))
+			continue;
+		if (!strncmp(target, frag, strlen(frag)) &&
+		    (!target[strlen(frag)] || target[strlen(frag)] == '/'))
+			op_fail(b, OP_REFUSED, "%s targets a node of its own", frag);
+		op_merge_node(b, target, ov, 0);
+		op_fmt(b, lf[0], sizeof(lf[0]), "/__local_fixups__%s", ov);
+		op_fmt(b, lf[1], sizeof(lf[1]), "/__local_fixups__%s", target);
+		if (op_node(b, lf[0]) >= 0) {
+			op_make_path(b, lf[1]);
+			op_merge_node(b, lf[1], lf[0], 1);
+		}
+		op_rebase(b, ov, target);
+		op_rename(b, ov, "__dormant__");
+	}
+}
+
+/**
+ * op_drop_dormant_symbols() - removes symbols of nodes in hidden fragments
+ * @b: the blob
+ *
+ * The kernel's overlay code (dup_and_fixup_symbol_prop()) refuses an
+ * overlay with a symbol not below a fragment's __overlay__.
+ */
+void op_drop_dormant_symbols(struct op_blob *b)
+{
+	const char *name, *val, *rest;
+	char prop[256];
+	int i, len;
+
+	for (i = 0; (val = op_prop_at(b, "/__symbols__", i, &name, &len)); i++) {
+		if (len <= 0 || val[len - 1] || strncmp(val, "/fragment", 9))
+			continue;
+		rest = strchr(val + 1, '/');
+		if (!rest || strncmp(rest, "/__dormant__", 12) || (rest[12] && rest[12] != '/'))
+			continue;
+		op_fmt(b, prop, sizeof(prop), "%s", name);
+		op_delprop(b, "/__symbols__", prop);
+		i--;
+	}
+}
