@@ -82,15 +82,28 @@ modules_install: modules
 
 install: modules_install install-ovl
 
-# The host's compiler, not the kernel's: ovl runs where it is installed
-ovl-params:
-	$(MAKE) -C tools/ovl-params
+# ovl's engine for where ovl runs: the host's, built with the system's
+# libfdt; for a cross build (CROSS_COMPILE, given or found above) a static
+# one built with the kernel tree's own libfdt sources
+engine = tools/ovl-params/ovl-params
+ifneq ($(CROSS_COMPILE),)
+kfdt := $(firstword $(wildcard $(KDIR)/source/scripts/dtc/libfdt/libfdt.h \
+	$(KDIR)/scripts/dtc/libfdt/libfdt.h))
+engine = tools/ovl-params/ovl-params-$(ARCH)
+engine-args = CC=$(CROSS_COMPILE)gcc LDFLAGS=-static OUT=$(CURDIR)/$(engine) \
+	LIBFDT_SRC=$(abspath $(dir $(kfdt)))
+endif
 
-install-ovl:
+ovl-params:
+ifneq ($(CROSS_COMPILE),)
+	@test -n "$(kfdt)" || { echo "ovpop: no scripts/dtc/libfdt in $(KDIR) for a $(ARCH) ovl-params"; exit 1; }
+endif
+	$(MAKE) -C tools/ovl-params $(engine-args)
+
+install-ovl: ovl-params
 ifneq ($(wildcard scripts/ovl),)
-	$(MAKE) -C tools/ovl-params
 	install -D -m 0755 scripts/ovl $(DESTDIR)$(PREFIX)/sbin/ovl
-	install -D -m 0755 tools/ovl-params/ovl-params $(DESTDIR)$(PREFIX)/sbin/ovl-params
+	install -D -m 0755 $(engine) $(DESTDIR)$(PREFIX)/sbin/ovl-params
 else
 	@echo "ovpop: no scripts/ovl in this tree; ovl not installed"
 endif
@@ -104,6 +117,7 @@ uninstall:
 clean:
 	$(MAKE) $(kargs) clean
 	$(MAKE) -C tools/ovl-params clean
+	rm -f tools/ovl-params/ovl-params-*
 
 demo:
 	sh scripts/demo.sh

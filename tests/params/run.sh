@@ -17,6 +17,9 @@
 #   ! ERE                    instead: refused (exit 3) with a message
 #                            matching ERE, and no output file
 #   .                        the end of the case
+# and, before the first case, lines "always - ..." / "always + ..." that
+# every case that is not refused also expects (what the engine does to the
+# fixture whatever the parameters).
 # Lines of the result's tree neither listed nor in the input fail the case,
 # and so do listed ones that are not so. Prints "ok N NAME:LINE" or
 # "not ok ..." for each case and "N passed, N failed" last; exits 1 on any
@@ -87,7 +90,8 @@ check() {
 		LC_ALL=C comm -23 "$tmp/in.flat" "$tmp/out.flat" | sed 's/^/- /' >"$tmp/got"
 		LC_ALL=C comm -13 "$tmp/in.flat" "$tmp/out.flat" | sed 's/^/+ /' >>"$tmp/got"
 		LC_ALL=C sort "$tmp/got" -o "$tmp/got"
-		LC_ALL=C sort "$tmp/want" -o "$tmp/want"
+		cat "$tmp/always" >>"$tmp/want"
+		LC_ALL=C sort -u "$tmp/want" -o "$tmp/want"
 		if ! cmp -s "$tmp/got" "$tmp/want"; then
 			why="the result differs from the input by:
 $(sed 's/^/    /' "$tmp/got")
@@ -120,9 +124,12 @@ for cases in "$here"/*.cases; do
 	: >"$tmp/args"
 	: >"$tmp/want"
 	: >"$tmp/err"
+	: >"$tmp/always"
 	while IFS= read -r l; do
 		line=$((line + 1))
 		case $l in
+		'always - '* | 'always + '*)
+			printf '%s\n' "${l#always }" | sed "s/\\\\t/$tab/g" >>"$tmp/always" ;;
 		'arg '*)
 			[ -n "$start" ] || start=$line
 			printf '%s\n' "${l#arg }" >>"$tmp/args" ;;

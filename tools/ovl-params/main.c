@@ -24,9 +24,6 @@
 
 #include "ovl-params.h"
 
-/* blobs larger than this are not overlays ovpop's loader takes either */
-#define OP_BLOB_MAX	(16 << 20)
-
 void op_fail(const struct op_blob *b, int status, const char *fmt, ...)
 {
 	va_list ap;
@@ -46,6 +43,33 @@ static void op_usage(void)
 	fputs("usage: ovl-params set IN.dtbo OUT.dtbo [NAME=VALUE|NAME]...\n"
 	      "       ovl-params list IN.dtbo\n", stderr);
 	exit(2);
+}
+
+/*
+ * Every node and property of @fdt must have a name and a value libfdt can
+ * read: the header check alone lets a crafted blob hand out NULL names.
+ */
+static void op_check_tree(const struct op_blob *b, const void *fdt)
+{
+	int node = 0, depth = 0, off, len;
+	const char *name;
+
+	/* past the root's end, fdt_next_node() gives depth -1 */
+	while (node >= 0 && depth >= 0) {
+		if (!fdt_get_name(fdt, node, &len))
+			op_fail(b, OP_REFUSED, "%s: a node without a readable name", b->file);
+		fdt_for_each_property_offset(off, fdt, node) {
+			name = NULL;
+			if (!fdt_getprop_by_offset(fdt, off, &name, &len) || !name)
+				op_fail(b, OP_REFUSED, "%s: a property libfdt cannot read",
+					b->file);
+		}
+		if (off != -FDT_ERR_NOTFOUND)
+			op_fail(b, OP_REFUSED, "%s: broken properties", b->file);
+		node = fdt_next_node(fdt, node, &depth);
+	}
+	if (node < 0 && node != -FDT_ERR_NOTFOUND)
+		op_fail(b, OP_REFUSED, "%s: a broken structure block", b->file);
 }
 
 /* reads @b->file into a buffer with room for edits */
@@ -79,6 +103,7 @@ static void op_read(struct op_blob *b)
 	    fdt_totalsize(buf) > n)
 		op_fail(b, OP_REFUSED, "%s is not a device-tree blob", b->file);
 	b->cap = 2 * n + 65536;
+	op_check_tree(b, buf);
 	b->fdt = malloc(b->cap);
 	if (!b->fdt || fdt_open_into(buf, b->fdt, (int)b->cap))
 		op_fail(b, OP_REFUSED, "%s is not a device-tree blob", b->file);
@@ -109,6 +134,7 @@ int main(int argc, char **argv)
 		b.file = argv[2];
 		op_read(&b);
 		op_list_params(&b);
+		free(b.fdt);
 		return 0;
 	}
 	if (argc < 4 || strcmp(argv[1], "set"))
@@ -126,7 +152,8 @@ int main(int argc, char **argv)
 		op_set_param(&b, name, eq ? eq + 1 : "true");
 	}
 	op_merge_local_fragments(&b);
-	op_drop_dormant_symbols(&b);
+	op_drop_stray_symbols(&b);
 	op_write(&b, argv[3]);
+	free(b.fdt);
 	return 0;
 }

@@ -3,9 +3,9 @@
  * After the parameters: the fragments whose target is a node of the overlay
  * itself are merged into that node and hidden, as dtoverlay_merge_overlay()
  * does before it hands an overlay to the kernel (which could not resolve
- * such a target); then __symbols__ entries that point into a hidden
- * (__dormant__) fragment go, since the kernel refuses an overlay whose
- * symbol is not below one of its fragments' __overlay__ nodes.
+ * such a target); then the __symbols__ entries go that the kernel would
+ * refuse (not below a fragment's __overlay__ node) or, with an __exports__
+ * node, that it does not name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +80,10 @@ static void op_merge_node(struct op_blob *b, const char *dst, const char *src, i
 			 * phandle (which dtc and fdtoverlay reject)
 			 */
 			if (depth) {
+				old = fdt_getprop(b->fdt, op_node(b, dst), prop, &oldlen);
+				if (old && (oldlen != len || memcmp(old, val, len)))
+					op_fail(b, OP_REFUSED, "cannot merge %s into %s: %s",
+						src, dst, "both have a phandle");
 				op_setprop(b, dst, prop, val, len);
 				op_delprop(b, src, prop);
 				i--;
@@ -164,27 +168,44 @@ void op_merge_local_fragments(struct op_blob *b)
 	}
 }
 
+/* whether @path (a symbol's) is below a fragment's active __overlay__ */
+static int op_in_fragment(const struct op_blob *b, const char *path)
+{
+	char ov[OP_PATH_MAX];
+	const char *rest;
+
+	if (path[0] != '/' || !path[1])
+		return 0;
+	rest = strchr(path + 1, '/');
+	if (!rest || strncmp(rest, "/__overlay__", 12) || (rest[12] && rest[12] != '/'))
+		return 0;
+	op_fmt(b, ov, sizeof(ov), "%.*s", (int)(rest + 12 - path), path);
+	return op_node(b, ov) >= 0;
+}
+
 /**
- * op_drop_dormant_symbols() - removes symbols of nodes in hidden fragments
+ * op_drop_stray_symbols() - removes the symbols the kernel would refuse
  * @b: the blob
  *
  * The kernel's overlay code (dup_and_fixup_symbol_prop()) refuses an
- * overlay with a symbol not below a fragment's __overlay__.
+ * overlay with a symbol that is not below one of its fragments' __overlay__
+ * nodes: a fragment's own label, a label in a hidden (__dormant__) one.
+ * With an __exports__ node, as dtoverlay_filter_symbols(), only the labels
+ * it names stay.
  */
-void op_drop_dormant_symbols(struct op_blob *b)
+void op_drop_stray_symbols(struct op_blob *b)
 {
-	const char *name, *val, *rest;
+	int i, len, exports = op_node(b, "/__exports__");
+	const char *name, *val;
 	char prop[256];
-	int i, len;
 
 	for (i = 0; (val = op_prop_at(b, "/__symbols__", i, &name, &len)); i++) {
-		if (len <= 0 || val[len - 1] || strncmp(val, "/fragment", 9))
-			continue;
-		rest = strchr(val + 1, '/');
-		if (!rest || strncmp(rest, "/__dormant__", 12) || (rest[12] && rest[12] != '/'))
-			continue;
 		op_fmt(b, prop, sizeof(prop), "%s", name);
+		if (len > 0 && !val[len - 1] && op_in_fragment(b, val) &&
+		    (exports < 0 || fdt_getprop(b->fdt, exports, prop, NULL)))
+			continue;
 		op_delprop(b, "/__symbols__", prop);
+		exports = op_node(b, "/__exports__");
 		i--;
 	}
 }

@@ -84,10 +84,17 @@ static const char *op_lookup(const struct op_blob *b, struct op_target *t, const
 				vlen = strcspn(p, ",}");
 				p += vlen;
 			}
+			/* dtoverlay_extract_immediate() checks every entry's */
+			if (vlen > OP_VALUE_MAX)
+				op_fail(b, OP_REFUSED,
+					"\"%s\": a lookup value of more than %d bytes",
+					t->decl, OP_VALUE_MAX);
 			if (selected) {
 				memmove(buf, v, vlen);
 				op_set_value(b, t, buf, vlen);
 			}
+			if (v == buf)
+				continue;	/* no comma skipped after a cell */
 		}
 		if (p < end && *p == ',')
 			p++;
@@ -96,8 +103,8 @@ static const char *op_lookup(const struct op_blob *b, struct op_target *t, const
 		op_fail(b, OP_REFUSED, "no match for '%s' in \"%s\"", t->value, t->decl);
 	if (p >= end)
 		return end;
-	if (p[1])
-		op_fail(b, OP_REFUSED, "\"%s\": text after the lookup's '}'", t->decl);
+	if (p + 1 >= end || p[1])
+		op_fail(b, OP_REFUSED, "\"%s\": text after the lookup's '}', or no NUL", t->decl);
 	return p + 2;
 }
 
@@ -115,9 +122,9 @@ static size_t op_extract(const struct op_blob *b, const char *data, size_t len, 
 
 	memset(t, 0, sizeof(*t));
 	t->cell = -1;
-	if (pos == len) {
+	if (pos >= len) {
 		t->type = OP_END;
-		return pos;
+		return len;
 	}
 	if (len - pos < 4 + 1 + 1)
 		op_fail(b, OP_REFUSED, "its __overrides__ entry is truncated or mangled");
@@ -149,8 +156,9 @@ static size_t op_extract(const struct op_blob *b, const char *data, size_t len, 
 		t->type = OP_INTEGER;
 		t->size = 1 << (strchr(".;:#", sep) - ".;:#");
 		t->off = atoi(s + name_len + 1);
-		if (t->off < 0)
-			op_fail(b, OP_REFUSED, "\"%s\": a negative offset", s);
+		if (t->off < 0 || t->off > OP_BLOB_MAX)
+			op_fail(b, OP_REFUSED, "\"%s\": an offset below 0 or above %d", s,
+				OP_BLOB_MAX);
 		break;
 	case '?':
 		t->type = OP_BOOLEAN;
@@ -247,7 +255,8 @@ static void op_set_integer(struct op_blob *b, const struct op_target *t, const c
 		buf = calloc(1, len > want ? len : want);
 		if (!buf)
 			op_fail(b, OP_SYSTEM, "out of memory");
-		memcpy(buf, old, len);
+		if (len)
+			memcpy(buf, old, len);
 		for (i = 0; i < t->size; i++)
 			buf[t->off + i] = (u8)(v >> (8 * (t->size - 1 - i)));
 		op_setprop(b, path, t->prop, buf, len > want ? len : want);
@@ -287,7 +296,7 @@ static void op_switch(struct op_blob *b, const struct op_target *t, u64 v)
 			op_fail(b, OP_REFUSED,
 				"\"%s\": '%c' is not a fragment switch (+N -N =N !N)", t->decl, *p);
 		on = *p == '+' || (*p == '=' && v) || (*p == '!' && !v);
-		n = strtoul(p + 1, &end, 0);
+		n = (u32)strtoul(p + 1, &end, 0);	/* dtoverlay's frag_num */
 		p = end;
 		op_fmt(b, frag, sizeof(frag), "/fragment@%lu", n);
 		if (op_node(b, frag) < 0)
@@ -344,7 +353,10 @@ static void op_apply(struct op_blob *b, struct op_target *t)
 	if (err == -ERANGE && t->type == OP_INTEGER)
 		op_fail(b, OP_REFUSED, "'%s' does not fit \"%s\" (64 bits at most)", t->value,
 			t->decl);
-	if (err) {
+	if (err == -ERANGE) {
+		v = 1;		/* dtoverlay saturates: true */
+		neg = 0;
+	} else if (err) {
 		if (t->type != OP_SWITCH)
 			op_fail(b, OP_REFUSED,
 				"invalid value '%s' for \"%s\": a number (decimal, 0x hex, 0 octal) or y/yes/on/true/down, n/no/off/false, up",
@@ -376,24 +388,39 @@ static void op_apply(struct op_blob *b, struct op_target *t)
 	}
 }
 
+/**
+ * op_copy_prop() - a copy of @len bytes at @val with a NUL after them
+ * @b: the blob, for the message
+ * @val: a property's value
+ * @len: its length
+ *
+ * Scans of a declaration then stop at its end. The caller frees it.
+ */
+char *op_copy_prop(const struct op_blob *b, const void *val, int len)
+{
+	char *copy = malloc(len + 1);
+
+	if (!copy)
+		op_fail(b, OP_SYSTEM, "out of memory");
+	memcpy(copy, val, len);
+	copy[len] = 0;
+	return copy;
+}
+
 /* a copy of the declaration of parameter @name, its length in @len, or fails */
 static char *op_declaration(struct op_blob *b, const char *name, int *len)
 {
 	int node = op_node(b, "/__overrides__"), off;
 	const char *val, *pname;
-	char *copy, *names;
+	char *names;
 	size_t n = 1;
 
 	val = node < 0 ? NULL : fdt_getprop(b->fdt, node, name, len);
-	if (val) {
-		copy = malloc(*len + 1);
-		if (!copy)
-			op_fail(b, OP_SYSTEM, "out of memory");
-		memcpy(copy, val, *len);
-		return copy;
-	}
+	if (val)
+		return op_copy_prop(b, val, *len);
 	if (node < 0)
 		op_fail(b, OP_REFUSED, "%s has no parameters (no __overrides__ node)", b->file);
+	/* op_read() checked that every property has a name */
 	fdt_for_each_property_offset(off, b->fdt, node) {
 		fdt_getprop_by_offset(b->fdt, off, &pname, NULL);
 		n += strlen(pname) + 1;
@@ -451,6 +478,7 @@ void op_list_params(struct op_blob *b)
 	const char *name, *val;
 	struct op_target t;
 	char path[1024];
+	char *data;
 	size_t pos;
 
 	if (node < 0)
@@ -458,9 +486,10 @@ void op_list_params(struct op_blob *b)
 	b->listing = 1;
 	fdt_for_each_property_offset(off, b->fdt, node) {
 		val = fdt_getprop_by_offset(b->fdt, off, &name, &len);
+		data = op_copy_prop(b, val, len);
 		b->param = name;
 		for (pos = 0;;) {
-			size_t next = op_extract(b, val, (size_t)len, pos, "", &t);
+			size_t next = op_extract(b, data, (size_t)len, pos, "", &t);
 
 			if (t.type == OP_END)
 				break;
@@ -479,6 +508,7 @@ void op_list_params(struct op_blob *b)
 			printf("\n");
 			pos = next;
 		}
+		free(data);
 	}
 	b->param = NULL;
 }

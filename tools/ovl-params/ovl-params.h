@@ -14,6 +14,9 @@
 /* dtoverlay copies every value into a 256-byte buffer: the same limit */
 #define OP_VALUE_MAX	255
 
+/* blobs larger than this are not overlays ovpop's loader takes either */
+#define OP_BLOB_MAX	(16 << 20)
+
 /* exit statuses, as ovl's: refused before anything changed; system */
 #define OP_REFUSED	3
 #define OP_SYSTEM	4
@@ -55,6 +58,7 @@ __printf(3, 4) __noreturn
 void op_fail(const struct op_blob *b, int status, const char *fmt, ...);
 
 /* override.c */
+char *op_copy_prop(const struct op_blob *b, const void *val, int len);
 void op_set_param(struct op_blob *b, const char *name, const char *value);
 void op_list_params(struct op_blob *b);
 
@@ -83,6 +87,6 @@ void op_make_path(struct op_blob *b, const char *path);
 
 /* merge.c */
 void op_merge_local_fragments(struct op_blob *b);
-void op_drop_dormant_symbols(struct op_blob *b);
+void op_drop_stray_symbols(struct op_blob *b);
 
 #endif

@@ -52,12 +52,35 @@ void op_grow(struct op_blob *b)
 	b->cap = cap;
 }
 
-/* the node at @path, or -1 */
+/*
+ * The node at @path, or -1. Each component matches a node's whole name:
+ * fdt_path_offset() lets "a" match a sibling "a@1" that comes first.
+ */
 int op_node(const struct op_blob *b, const char *path)
 {
-	int node = fdt_path_offset(b->fdt, path);
+	const char *p = path, *q, *name;
+	int node = 0, sub, len;
+	size_t n;
 
-	return node < 0 ? -1 : node;
+	if (*p != '/')
+		return -1;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return node;
+		q = strchr(p, '/');
+		n = q ? (size_t)(q - p) : strlen(p);
+		fdt_for_each_subnode(sub, b->fdt, node) {
+			name = fdt_get_name(b->fdt, sub, &len);
+			if (name && (size_t)len == n && !memcmp(name, p, n))
+				break;
+		}
+		if (sub < 0)
+			return -1;
+		node = sub;
+		p += n;
+	}
 }
 
 /* the node with @phandle, or -1 */
