@@ -17,20 +17,6 @@
 
 #define OP_PATH_MAX	1024
 
-/* the @i-th property of the node at @path: its name, value and length */
-static const void *op_prop_at(const struct op_blob *b, const char *path, int i,
-			      const char **name, int *len)
-{
-	int node = op_node(b, path), off, n = 0;
-
-	if (node < 0)
-		return NULL;
-	fdt_for_each_property_offset(off, b->fdt, node)
-		if (n++ == i)
-			return fdt_getprop_by_offset(b->fdt, off, name, len);
-	return NULL;
-}
-
 /* the name of the @i-th subnode of the node at @path, in @buf, or 0 */
 static int op_subnode_at(const struct op_blob *b, const char *path, int i, char *buf,
 			 size_t n)
@@ -67,7 +53,6 @@ static void op_merge_node(struct op_blob *b, const char *dst, const char *src, i
 	char sp[OP_PATH_MAX], dp[OP_PATH_MAX], sub[256], prop[256];
 	const char *name, *val, *old;
 	int i, len, oldlen;
-	char *joined;
 
 	for (i = 0; (val = op_prop_at(b, src, i, &name, &len)); i++) {
 		op_fmt(b, prop, sizeof(prop), "%s", name);
@@ -90,19 +75,7 @@ static void op_merge_node(struct op_blob *b, const char *dst, const char *src, i
 			}
 			continue;
 		}
-		old = fdt_getprop(b->fdt, op_node(b, dst), prop, &oldlen);
-		if (!strcmp(prop, "bootargs") && old && oldlen > 0 && old[0] && len > 0) {
-			joined = malloc(oldlen + len);
-			if (!joined)
-				op_fail(b, OP_SYSTEM, "out of memory");
-			memcpy(joined, old, oldlen);
-			joined[oldlen - 1] = ' ';
-			memcpy(joined + oldlen, val, len);
-			op_setprop(b, dst, prop, joined, oldlen + len);
-			free(joined);
-		} else {
-			op_setprop(b, dst, prop, val, len);
-		}
+		op_put(b, dst, prop, val, len);
 	}
 	for (i = 0; op_subnode_at(b, src, i, sub, sizeof(sub)); i++) {
 		op_fmt(b, sp, sizeof(sp), "%s/%s", src, sub);

@@ -207,9 +207,6 @@ static size_t op_extract(const struct op_blob *b, const char *data, size_t len, 
 static void op_set_string(struct op_blob *b, const struct op_target *t, const char *path)
 {
 	char *val = malloc(strlen(t->value) + 1);
-	const char *old;
-	char *joined;
-	int oldlen;
 	size_t len;
 
 	if (!val)
@@ -221,20 +218,7 @@ static void op_set_string(struct op_blob *b, const struct op_target *t, const ch
 		free(val);
 		return;
 	}
-	old = fdt_getprop(b->fdt, op_node(b, path), t->prop, &oldlen);
-	if (!strcmp(t->prop, "bootargs") && old && oldlen > 0 && old[0]) {
-		/* bootargs append, after a space, each time */
-		joined = malloc(oldlen + len + 1);
-		if (!joined)
-			op_fail(b, OP_SYSTEM, "out of memory");
-		memcpy(joined, old, oldlen);
-		joined[oldlen - 1] = ' ';
-		memcpy(joined + oldlen, val, len + 1);
-		op_setprop(b, path, t->prop, joined, oldlen + (int)len + 1);
-		free(joined);
-	} else {
-		op_setprop(b, path, t->prop, val, (int)len + 1);
-	}
+	op_put(b, path, t->prop, val, (int)len + 1);
 	free(val);
 }
 

@@ -79,6 +79,9 @@ void op_path(const struct op_blob *b, int node, char *buf, size_t len);
 void op_setprop(struct op_blob *b, const char *path, const char *prop,
 		const void *val, int len);
 void op_delprop(struct op_blob *b, const char *path, const char *prop);
+const void *op_prop_at(const struct op_blob *b, const char *path, int i,
+		       const char **name, int *len);
+void op_put(struct op_blob *b, const char *path, const char *prop, const void *val, int len);
 void op_rename(struct op_blob *b, const char *path, const char *name);
 void op_fixup_move(struct op_blob *b, const char *src, const char *dst);
 void op_fixup_delete(struct op_blob *b, const char *loc);

@@ -135,6 +135,59 @@ void op_delprop(struct op_blob *b, const char *path, const char *prop)
 		op_fail(b, OP_REFUSED, "cannot delete %s/%s: %s", path, prop, fdt_strerror(err));
 }
 
+/**
+ * op_prop_at() - the @i-th property of the node at @path
+ * @b: the blob
+ * @path: the node
+ * @i: which property, from 0
+ * @name: its name
+ * @len: its length
+ *
+ * Returns its value (valid until the next write), or NULL past the last.
+ */
+const void *op_prop_at(const struct op_blob *b, const char *path, int i,
+		       const char **name, int *len)
+{
+	int node = op_node(b, path), off, n = 0;
+
+	if (node < 0)
+		return NULL;
+	fdt_for_each_property_offset(off, b->fdt, node)
+		if (n++ == i)
+			return fdt_getprop_by_offset(b->fdt, off, name, len);
+	return NULL;
+}
+
+/**
+ * op_put() - sets @prop as op_setprop(), but a "bootargs" with a value
+ * appends to the one there after a space, each time (dtoverlay's rule)
+ * @b: the blob
+ * @path: the node
+ * @prop: the property
+ * @val: the value, a NUL-terminated string for bootargs
+ * @len: its length
+ */
+void op_put(struct op_blob *b, const char *path, const char *prop, const void *val, int len)
+{
+	const char *old;
+	char *joined;
+	int oldlen;
+
+	old = fdt_getprop(b->fdt, op_node_or_fail(b, path), prop, &oldlen);
+	if (strcmp(prop, "bootargs") || !old || oldlen <= 0 || !old[0] || len <= 0) {
+		op_setprop(b, path, prop, val, len);
+		return;
+	}
+	joined = malloc(oldlen + len);
+	if (!joined)
+		op_fail(b, OP_SYSTEM, "out of memory");
+	memcpy(joined, old, oldlen);
+	joined[oldlen - 1] = ' ';
+	memcpy(joined + oldlen, val, len);
+	op_setprop(b, path, prop, joined, oldlen + len);
+	free(joined);
+}
+
 /*
  * For each property of the node at @list (a string list each), every
  * string that starts with @old followed by one of @ends (or its end) gets
@@ -144,22 +197,12 @@ void op_delprop(struct op_blob *b, const char *path, const char *prop)
 static void op_rewrite_lists(struct op_blob *b, const char *list, const char *old,
 			     const char *new, const char *ends, const char *drop)
 {
-	int i, node, off, len, n, changed;
+	int i, len, changed;
 	const char *name, *val, *s;
 	char *out, *o;
 
-	for (i = 0;; i++) {
-		node = op_node(b, list);
-		if (node < 0)
-			return;
-		n = 0;
-		fdt_for_each_property_offset(off, b->fdt, node)
-			if (n++ == i)
-				break;
-		if (off < 0)
-			return;
-		val = fdt_getprop_by_offset(b->fdt, off, &name, &len);
-		if (!val || len <= 0 || val[len - 1])
+	for (i = 0; (val = op_prop_at(b, list, i, &name, &len)); i++) {
+		if (len <= 0 || val[len - 1])
 			continue;
 		/* each string may grow by strlen(new) */
 		out = malloc(len + (size_t)len * (new ? strlen(new) : 0) + 1);
