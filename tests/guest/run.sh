@@ -11,7 +11,8 @@
 #                    ovpop_lane=debug (the debug lane) faults.sh (not with
 #                    ovpop_faults=0 on the command line; =full: every k)
 #                    and, after them, scenario-fpga.sh (moved there, see
-#                    below) and kmemleak.sh, but not iface-ovl.sh
+#                    below) and kmemleak.sh, but not the scripts of
+#                    debug_skip (below)
 #   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
 #                    only scenario-*.sh (each is expected to fail there)
 #   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
@@ -63,21 +64,35 @@ test)
 	# holds the bridge (__fpga_bridge_get()'s mutex_trylock() until
 	# fpga_bridge_put()), across the return to user space, and lockdep
 	# reports that once and then turns itself off for the rest of the boot.
-	# It leaves out iface-ovl.sh: ovl is a host and user-space tool whose
-	# overlays the kernel sees as any other (7 minutes there, for nothing
-	# the other scripts do not already run under KASAN and lockdep).
-	scen="$here/scenario-*.sh"
-	iface="$here/iface-*.sh"
-	if [ "$lane" = debug ]; then
-		scen=
-		for s in "$here"/scenario-*.sh; do
-			[ "${s##*/}" = scenario-fpga.sh ] || scen="$scen $s"
-		done
-		iface=
-		for s in "$here"/iface-*.sh; do
-			[ "${s##*/}" = iface-ovl.sh ] || iface="$iface $s"
-		done
-	fi
+	# It leaves out the scripts that check what a result looks like (the
+	# other lanes run them on every kernel: debug_skip) and runs those
+	# whose paths end in an unwind, a release, a refusal or a race, where
+	# KASAN, kmemleak and lockdep find what the other lanes cannot. The
+	# paths the skipped ones take are populate and depopulate of nodes
+	# that scenario-addon-board.sh and the stress tests run here too:
+	# ovl (a user space tool), the dtbocfg dialect's words, "path",
+	# "target", the devices report and stats (their reads race removals in
+	# iface-unpriv-race.sh), the sample board (the API's paths:
+	# iface-consumer.sh), the rtc (iface-removal.sh applies it), and the
+	# nested and existing buses.
+	debug_skip="scenario-existing-bus scenario-nested-buses scenario-rtc"
+	debug_skip="$debug_skip scenario-fpga iface-dialect iface-ovl iface-path"
+	debug_skip="$debug_skip iface-report iface-sample-board iface-stats"
+	debug_skip="$debug_skip iface-target"
+	scen=
+	iface=
+	for s in "$here"/scenario-*.sh "$here"/iface-*.sh; do
+		n=${s##*/}
+		if [ "$lane" = debug ]; then
+			case " $debug_skip " in
+			*" ${n%.sh} "*) continue ;;
+			esac
+		fi
+		case $n in
+		scenario-*) scen="$scen $s" ;;
+		*) iface="$iface $s" ;;
+		esac
+	done
 	scripts="$scen $iface $here/badinput.sh"
 	scripts="$scripts $here/fuzz.sh $here/kunit.sh $here/autoload.sh"
 	[ -n "$OV_STRESS" ] && scripts="$scripts $here/stress-*.sh"
