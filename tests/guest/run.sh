@@ -74,7 +74,8 @@ test)
 	# "target", the devices report and stats (their reads race removals in
 	# iface-unpriv-race.sh), the sample board (the API's paths:
 	# iface-consumer.sh), the rtc (iface-removal.sh applies it), and the
-	# nested and existing buses.
+	# nested and existing buses. scenario-fpga.sh is in the list only to
+	# keep it out of its usual place: it runs late (above).
 	debug_skip="scenario-existing-bus scenario-nested-buses scenario-rtc"
 	debug_skip="$debug_skip scenario-fpga iface-dialect iface-ovl iface-path"
 	debug_skip="$debug_skip iface-report iface-sample-board iface-stats"
