@@ -13,7 +13,6 @@
 
 #include <linux/capability.h>
 #include <linux/firmware.h>
-#include <linux/ktime.h>
 #include <linux/libfdt.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -192,17 +191,17 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 	u64 t0;
 
 	if (check) {
-		t0 = ktime_get_ns();
+		t0 = ovpop_time_start();
 		ret = ovpop_precheck(blob, size, base, msg, sizeof(msg));
-		ovpop_stats_account(OVPOP_STAT_PRECHECK, ktime_get_ns() - t0);
+		ovpop_time_end(OVPOP_STAT_PRECHECK, t0);
 	}
 	if (ret)
 		return ovpop_fail(it, ret, "cannot be applied: %s",
 				  ret == -EINVAL ? msg : "out of memory");
 	ovpop_layer_record(&it->layer);
-	t0 = ktime_get_ns();
+	t0 = ovpop_time_start();
 	ret = ovpop_compat_overlay_apply(blob, size, &id, base);
-	ovpop_stats_account(OVPOP_STAT_APPLY, ktime_get_ns() - t0);
+	ovpop_time_end(OVPOP_STAT_APPLY, t0);
 	ovpop_layer_record_end(&it->layer);
 	if (ret && id && ovpop_layer_applied(&it->layer) < 0) {
 		/* a changeset built and not applied cannot be removed */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Creating and destroying the device for one node: platform devices here,
- * AMBA devices in amba.c.
+ * The device of one node: creating it (a platform device, or an AMBA device
+ * for an "arm,primecell" node), destroying it, and finding the one the
+ * kernel created.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -10,7 +11,6 @@
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/ioport.h>
-#include <linux/ktime.h>
 #include <linux/nodemask.h>
 #include <linux/numa.h>
 #include <linux/of.h>
@@ -24,20 +24,17 @@
 #include "compat.h"
 #include "internal.h"
 
-/**
- * ovpop_device_set_name() - name a device as of_device_make_bus_id() does
- * @dev: the device, not named yet
- * @np: its node
- * @res: the node's first address as of_address_to_resource() gave it, or
- *	 NULL
+/*
+ * Names a device as of_device_make_bus_id() does. @res is @np's first
+ * address as of_address_to_resource() gave it, or NULL.
  *
  * The kernel names a device by the translation of its node's first "reg"
  * address. In memory space, outside a PCI bus (whose devices' resources
  * come from "assigned-addresses"), that is @res->start: no need to
  * translate it again. Other devices get the kernel's name the kernel's way.
  */
-void ovpop_device_set_name(struct device *dev, struct device_node *np,
-			   const struct resource *res)
+static void ovpop_device_set_name(struct device *dev, struct device_node *np,
+				  const struct resource *res)
 {
 	struct device_node *parent = np->parent;
 	u32 mask;
@@ -53,6 +50,24 @@ void ovpop_device_set_name(struct device *dev, struct device_node *np,
 			     ffs(mask) - 1, np);
 	else
 		dev_set_name(dev, "%llx.%pOFn", (u64)res->start, np);
+}
+
+/*
+ * Drops a device's node reference now, not at the device's release: @dev is
+ * a platform device from ovpop_platform_alloc() or an AMBA device that went
+ * through amba_device_add(). The device may outlive its last put (an open
+ * sysfs file holds it; CONFIG_DEBUG_KOBJECT_RELEASE delays every release),
+ * but the OF core frees an overlay's changeset right after the notification
+ * that removed (or failed to create) the device, and its nodes must hold no
+ * other references then: the core would report a leak, and later print a
+ * node whose parent is freed.
+ */
+static void ovpop_device_drop_node(struct device *dev)
+{
+	struct device_node *np = dev->of_node;
+
+	device_set_node(dev, NULL);	/* the releases put dev->of_node/fwnode */
+	of_node_put(np);
 }
 
 /* A node's addresses are translated on the stack; more: of_device_alloc() */
@@ -157,9 +172,9 @@ static struct device *ovpop_platform_create(struct device_node *np,
 	set_dev_node(&pdev->dev, ovpop_node_to_nid(np));
 
 	ovpop_compat_clear_not_device(np);
-	t0 = ktime_get_ns();
+	t0 = ovpop_time_start();
 	ret = device_add(&pdev->dev);
-	ovpop_stats_account(OVPOP_STAT_REGISTER, ktime_get_ns() - t0);
+	ovpop_time_end(OVPOP_STAT_REGISTER, t0);
 	if (ret) {
 		pr_err("%pOF: cannot add platform device: %d\n", np, ret);
 		/* the release would kfree() it: it is the caller's */
@@ -171,24 +186,69 @@ static struct device *ovpop_platform_create(struct device_node *np,
 	return &pdev->dev;
 }
 
-/**
- * ovpop_device_drop_node() - drops a device's node reference now
- * @dev: a platform device from ovpop_platform_alloc(), or an AMBA device that
- *	 went through amba_device_add(); its release would drop the reference
- *
- * The device may outlive its last put (someone holds it, an open sysfs
- * file; DEBUG_KOBJECT_RELEASE delays every release), but an overlay's nodes
- * must hold no other references when the OF core frees its changeset right
- * after the notification that removed (or failed to create) the device.
- * Otherwise the core reports a leak and later prints a node whose parent
- * is already freed (measured in the debug lane).
+/*
+ * As the kernel's of_amba_device_create(), which is static: from the
+ * exported amba_device_alloc()/amba_device_add(), one memory resource
+ * (reg[0]), IRQs decoded by the AMBA bus at probe, and the
+ * "arm,primecell-periphid" property overriding the ID read from hardware.
+ * @pdata is never freed by the device. Returns the registered device (the
+ * registration holds the only reference), or an ERR_PTR: -EINVAL without a
+ * usable reg, -EBUSY when the range overlaps a registered one, -ENOMEM.
  */
-void ovpop_device_drop_node(struct device *dev)
+static struct device *ovpop_amba_create(struct device_node *np,
+					const char *bus_id, void *pdata,
+					struct device *parent)
 {
-	struct device_node *np = dev->of_node;
+	struct amba_device *adev;
+	u64 t0;
+	int ret;
 
-	device_set_node(dev, NULL);	/* the releases put dev->of_node/fwnode */
-	of_node_put(np);
+	adev = amba_device_alloc(NULL, 0, 0);
+	if (!adev)
+		return ERR_PTR(-ENOMEM);
+
+	/* AMBA devices only support a single DMA mask */
+	adev->dev.coherent_dma_mask = DMA_BIT_MASK(32);
+	adev->dev.dma_mask = &adev->dev.coherent_dma_mask;
+	adev->dev.parent = parent ?: &platform_bus;
+	adev->dev.platform_data = pdata;
+
+	/* Allow the HW Peripheral ID to be overridden */
+	of_property_read_u32(np, "arm,primecell-periphid", &adev->periphid);
+
+	ret = of_address_to_resource(np, 0, &adev->res);
+	if (ret) {
+		pr_err("%pOF: no usable reg for an AMBA device (%d)\n", np, ret);
+		goto err_put;
+	}
+
+	/* Only now: a device that never reaches amba_device_add() has none */
+	ovpop_compat_amba_set_node(&adev->dev, np);
+	if (bus_id) {
+		ret = dev_set_name(&adev->dev, "%s", bus_id);
+		if (ret)
+			goto err_put_node;
+	} else {
+		ovpop_device_set_name(&adev->dev, np, &adev->res);
+	}
+
+	ovpop_compat_clear_not_device(np);
+	t0 = ovpop_time_start();
+	ret = amba_device_add(adev, &iomem_resource);
+	ovpop_time_end(OVPOP_STAT_REGISTER, t0);
+	if (ret) {
+		pr_err("%pOF: cannot add AMBA device %pR: %d\n", np, &adev->res,
+		       ret);
+		ovpop_device_drop_node(&adev->dev);
+		goto err_put;
+	}
+	return &adev->dev;
+
+err_put_node:
+	ovpop_compat_amba_clear_node(&adev->dev);
+err_put:
+	amba_device_put(adev);
+	return ERR_PTR(ret);
 }
 
 /**
@@ -237,7 +297,8 @@ ovpop_auxdata(const struct of_dev_auxdata *lookup, struct device_node *np)
  * @aux: matching auxdata entry (name, platform_data), or NULL
  * @parent: parent device, or NULL for the platform bus
  *
- * "arm,primecell" nodes become AMBA devices, all others platform devices.
+ * "arm,primecell" nodes become AMBA devices (on kernels with
+ * CONFIG_ARM_AMBA), all others platform devices.
  * The caller has set OF_POPULATED on @np.
  *
  * Return: the device, holding the registration's reference that
@@ -250,7 +311,8 @@ struct device *ovpop_device_create(struct device_node *np,
 	const char *bus_id = aux ? aux->name : NULL;
 	void *pdata = aux ? aux->platform_data : NULL;
 
-	if (of_device_is_compatible(np, "arm,primecell"))
+	if (IS_ENABLED(CONFIG_ARM_AMBA) &&
+	    of_device_is_compatible(np, "arm,primecell"))
 		return ovpop_amba_create(np, bus_id, pdata, parent);
 	return ovpop_platform_create(np, bus_id, pdata, parent);
 }
@@ -291,7 +353,7 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
 		return;
 	}
 	device_del(dev);
-	if (dev->bus == &amba_bustype) {
+	if (IS_ENABLED(CONFIG_ARM_AMBA) && dev->bus == &amba_bustype) {
 		adev = to_amba_device(dev);
 		if (adev->res.parent)
 			release_resource(&adev->res);
@@ -309,7 +371,9 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
  * one after the other, and each would otherwise walk the bus (as the
  * kernel's own of_platform_notify() does, which makes its apply quadratic).
  * ovpop_kdev_lock protects it. It is taken under the OF overlay mutex
- * (from the notifiers) or alone, never with ovpop_lock or another of ours.
+ * (from the notifiers), under ovpop_stack_lock (the devices report) or
+ * alone, never with ovpop_lock; nothing is taken under it, and of_mutex
+ * never.
  * The reference is dropped when the node or any node is detached, when the
  * device is found unregistered, at the end of every overlay apply and
  * removal, and at exit: it never pins a node an overlay removes.
@@ -379,7 +443,10 @@ struct device *ovpop_find_kernel_device(struct device_node *np)
 	if (dev)
 		return dev;
 	pdev = of_find_device_by_node(np);
-	dev = pdev ? &pdev->dev : bus_find_device_by_of_node(&amba_bustype, np);
+	if (pdev)
+		dev = &pdev->dev;
+	else if (IS_ENABLED(CONFIG_ARM_AMBA))
+		dev = bus_find_device_by_of_node(&amba_bustype, np);
 	if (dev)
 		ovpop_kdev_cache(dev);
 	return dev;

@@ -68,9 +68,7 @@ struct ovpop_pop {
  * ovpop_lock and is not held by the core while it notifies. Device locks
  * come before it: the bus notifier (ovpop_device_gone()) takes it under
  * the lock of a bus device being unbound, and ovpop takes no device lock
- * while it holds ovpop_lock. device.c's
- * ovpop_kdev_lock (the kernel's bus device found last) nests only under
- * the OF overlay mutex.
+ * while it holds ovpop_lock.
  */
 extern struct mutex ovpop_lock;
 
@@ -86,24 +84,17 @@ bool ovpop_in_population(struct device_node *np);
 unsigned int ovpop_core_devices(size_t *bytes);
 struct device *ovpop_node_device(const struct device_node *np);
 
-/* amba.c */
-struct device *ovpop_amba_create(struct device_node *np, const char *bus_id,
-				 void *pdata, struct device *parent);
-
-/* device.c: creating and destroying one device */
+/* device.c: the device of one node */
 const struct of_dev_auxdata *
 ovpop_auxdata(const struct of_dev_auxdata *lookup, struct device_node *np);
 struct device *ovpop_device_create(struct device_node *np,
 				   const struct of_dev_auxdata *aux,
 				   struct device *parent);
 void ovpop_device_destroy(struct device *dev, void *pdata);
-void ovpop_device_drop_node(struct device *dev);
-void ovpop_device_set_name(struct device *dev, struct device_node *np,
-			   const struct resource *res);
 struct device *ovpop_find_kernel_device(struct device_node *np);
 void ovpop_kernel_device_forget(struct device_node *np);
 
-/* stats.c: what is timed (see there) */
+/* stats.c: what is counted (see there) */
 enum ovpop_stat {
 	OVPOP_STAT_ADD,
 	OVPOP_STAT_REGISTER,
@@ -114,9 +105,50 @@ enum ovpop_stat {
 	OVPOP_STAT_NR
 };
 
+struct seq_file;
 void ovpop_stats_account(enum ovpop_stat stat, u64 ns);
-void ovpop_stats_init(void);
-void ovpop_stats_exit(void);
+void ovpop_stats_show(struct seq_file *m);
+
+/*
+ * ovpop_time_start() and ovpop_time_end() bracket a call that stats.c
+ * counts. Only a module built for the benchmark (OVPOP_TIMING=y, which
+ * scripts/bench.sh passes; Kbuild) reads the clock: the kernels users run
+ * and those the benchmark measures mostly have no tracepoints
+ * (CONFIG_TRACEPOINTS), and the benchmark must time the same kernel.
+ */
+#ifdef OVPOP_TIMING
+#include <linux/timekeeping.h>
+
+static inline bool ovpop_timed(void)
+{
+	return true;
+}
+
+static inline u64 ovpop_time_start(void)
+{
+	return ktime_get_ns();
+}
+
+static inline void ovpop_time_end(enum ovpop_stat stat, u64 t0)
+{
+	ovpop_stats_account(stat, ktime_get_ns() - t0);
+}
+#else
+static inline bool ovpop_timed(void)
+{
+	return false;
+}
+
+static inline u64 ovpop_time_start(void)
+{
+	return 0;
+}
+
+static inline void ovpop_time_end(enum ovpop_stat stat, u64 t0)
+{
+	ovpop_stats_account(stat, 0);
+}
+#endif
 
 /* notify.c */
 int ovpop_notify_init(void);

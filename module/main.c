@@ -6,9 +6,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/of.h>
+#include <linux/seq_file.h>
 
 #include "ovpop.h"
 #include "internal.h"
@@ -22,6 +24,38 @@ module_param(populate, bool, 0444);
 MODULE_PARM_DESC(populate, "Create devices for overlays (default Y); N leaves it to the kernel");
 
 static struct device_node *ovpop_root;
+static struct dentry *ovpop_debugfs_dir;
+
+/*
+ * ovpop/stats in debugfs: the counts of stats.c, then "devices <n>", the
+ * devices ovpop created and has not destroyed, and "tracking_bytes <n>",
+ * the memory of their records and of the records of the overlays applied
+ * through configfs.
+ */
+static int ovpop_debugfs_show(struct seq_file *m, void *unused)
+{
+	size_t bytes;
+	unsigned int n = ovpop_core_devices(&bytes);
+
+	ovpop_stats_show(m);
+	seq_printf(m, "devices %u\ntracking_bytes %zu\n", n,
+		   bytes + ovpop_layers_bytes());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ovpop_debugfs);
+
+/* Without debugfs these are no-ops: the statistics are only not shown */
+static void ovpop_debugfs_init(void)
+{
+	ovpop_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("stats", 0444, ovpop_debugfs_dir, NULL,
+			    &ovpop_debugfs_fops);
+}
+
+static void ovpop_debugfs_exit(void)
+{
+	debugfs_remove_recursive(ovpop_debugfs_dir);
+}
 
 static int __init ovpop_populate_root(void)
 {
@@ -58,10 +92,10 @@ static int __init ovpop_init(void)
 	ret = ovpop_core_init();
 	if (ret)
 		return ret;
-	ovpop_stats_init();
+	ovpop_debugfs_init();
 	ret = ovpop_notify_init();
 	if (ret)
-		goto err_stats;
+		goto err_debugfs;
 	ret = ovpop_release_init();
 	if (ret)
 		goto err_notify;
@@ -84,8 +118,8 @@ err_release:
 	ovpop_release_exit();
 err_notify:
 	ovpop_notify_exit();
-err_stats:
-	ovpop_stats_exit();
+err_debugfs:
+	ovpop_debugfs_exit();
 	ovpop_core_exit();
 	return ret;
 }
@@ -98,7 +132,7 @@ static void __exit ovpop_exit(void)
 	ovpop_stack_exit();
 	ovpop_release_exit();
 	ovpop_notify_exit();
-	ovpop_stats_exit();
+	ovpop_debugfs_exit();
 	ovpop_core_exit();
 }
 module_exit(ovpop_exit);

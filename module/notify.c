@@ -16,7 +16,6 @@
 
 #include <linux/amba/bus.h>
 #include <linux/device.h>
-#include <linux/ktime.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
@@ -43,13 +42,16 @@ static int ovpop_notify_add(struct device_node *np)
 
 /*
  * The core's REMOVE finds only platform devices: an AMBA device the kernel
- * created for a node of a population is taken away here.
+ * created for a node of a population is taken away here. Not with
+ * ovpop_find_kernel_device(): its cache would keep the device, and so the
+ * node, past the changeset's end.
  */
 static void ovpop_remove_kernel_amba(struct device_node *np)
 {
 	struct device *dev;
 
-	if (!of_node_check_flag(np, OF_POPULATED) || !ovpop_in_population(np))
+	if (!IS_ENABLED(CONFIG_ARM_AMBA) ||
+	    !of_node_check_flag(np, OF_POPULATED) || !ovpop_in_population(np))
 		return;
 	dev = bus_find_device_by_of_node(&amba_bustype, np);
 	if (!dev)
@@ -70,9 +72,9 @@ static int ovpop_notify_remove(struct device_node *np)
 }
 
 /*
- * Only the additions and removals are timed (ovpop/stats): for the
- * property notifications, three in four of an overlay's, reading the clock
- * would cost more than handling them.
+ * Only the additions and removals are counted (and timed: stats.c): for
+ * the property notifications, three in four of an overlay's, reading the
+ * clock would cost more than handling them.
  */
 static int ovpop_reconfig_notify(struct notifier_block *nb,
 				 unsigned long action, void *arg)
@@ -91,20 +93,20 @@ static int ovpop_reconfig_notify(struct notifier_block *nb,
 	ovpop_release_note(action, rd->dn);
 	switch (of_reconfig_get_state_change(action, rd)) {
 	case OF_RECONFIG_CHANGE_ADD:
-		t0 = ktime_get_ns();
+		t0 = ovpop_time_start();
 		ovpop_layer_note_added(rd->dn);
 		ret = ovpop_notify_add(rd->dn);
 		stat = OVPOP_STAT_ADD;
 		break;
 	case OF_RECONFIG_CHANGE_REMOVE:
-		t0 = ktime_get_ns();
+		t0 = ovpop_time_start();
 		ret = ovpop_notify_remove(rd->dn);
 		stat = OVPOP_STAT_REMOVE;
 		break;
 	default:
 		return NOTIFY_OK;
 	}
-	ovpop_stats_account(stat, ktime_get_ns() - t0);
+	ovpop_time_end(stat, t0);
 	/* the lowest priority notifier will not see it: settle a removal here */
 	if (ret & NOTIFY_STOP_MASK)
 		ovpop_release_settle();
@@ -144,16 +146,19 @@ int ovpop_notify_init(void)
 	ret = bus_register_notifier(&platform_bus_type, &ovpop_platform_nb);
 	if (ret)
 		return ret;
-	ret = bus_register_notifier(&amba_bustype, &ovpop_amba_nb);
-	if (ret)
-		goto err_platform;
+	if (IS_ENABLED(CONFIG_ARM_AMBA)) {
+		ret = bus_register_notifier(&amba_bustype, &ovpop_amba_nb);
+		if (ret)
+			goto err_platform;
+	}
 	ret = of_reconfig_notifier_register(&ovpop_reconfig_nb);
 	if (ret)
 		goto err_amba;
 	return 0;
 
 err_amba:
-	bus_unregister_notifier(&amba_bustype, &ovpop_amba_nb);
+	if (IS_ENABLED(CONFIG_ARM_AMBA))
+		bus_unregister_notifier(&amba_bustype, &ovpop_amba_nb);
 err_platform:
 	bus_unregister_notifier(&platform_bus_type, &ovpop_platform_nb);
 	return ret;
@@ -163,6 +168,7 @@ void ovpop_notify_exit(void)
 {
 	of_reconfig_notifier_unregister(&ovpop_reconfig_nb);
 	ovpop_kernel_device_forget(NULL);
-	bus_unregister_notifier(&amba_bustype, &ovpop_amba_nb);
+	if (IS_ENABLED(CONFIG_ARM_AMBA))
+		bus_unregister_notifier(&amba_bustype, &ovpop_amba_nb);
 	bus_unregister_notifier(&platform_bus_type, &ovpop_platform_nb);
 }

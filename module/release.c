@@ -46,7 +46,6 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kref.h>
-#include <linux/ktime.h>
 #include <linux/limits.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
@@ -284,9 +283,9 @@ int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id)
 	ovpop_removal.pre = 0;
 	ovpop_removal.post = 0;
 	WRITE_ONCE(ovpop_removal.task, current);
-	t0 = ktime_get_ns();
+	t0 = ovpop_time_start();
 	ret = of_overlay_remove(ovcs_id);
-	ovpop_stats_account(OVPOP_STAT_UNAPPLY, ktime_get_ns() - t0);
+	ovpop_time_end(OVPOP_STAT_UNAPPLY, t0);
 	WRITE_ONCE(ovpop_removal.task, NULL);
 	ovpop_release_forget();	/* a failed removal notifies no POST_REMOVE */
 	ovpop_removal.layer = NULL;

@@ -59,16 +59,9 @@ struct ovpop_lines {
 /* The device made for @np, by ovpop or the kernel; a reference is held */
 static struct device *ovpop_report_device(struct device_node *np)
 {
-	struct platform_device *pdev;
-	struct device *dev;
+	struct device *dev = ovpop_node_device(np);
 
-	dev = ovpop_node_device(np);
-	if (dev)
-		return dev;
-	pdev = of_find_device_by_node(np);
-	if (pdev)
-		return &pdev->dev;
-	return bus_find_device_by_of_node(&amba_bustype, np);
+	return dev ?: ovpop_find_kernel_device(np);
 }
 
 /* Does @drv match the device @data (also "not yet": -EPROBE_DEFER)? */

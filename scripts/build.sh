@@ -14,6 +14,8 @@
 # be a kernel of that arch.
 # OVPOP_MODULE_DIR: the directory built with M= (default: a copy of the
 # repository's sources in a temporary directory, lib.sh's ovpop_module_copy).
+# OVPOP_TIMING=y: ovpop/stats also sums the time of what it counts (the
+# benchmark's build, Kbuild).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,7 +62,8 @@ fi
 log "build: modules (M=$moddir)"
 jobs=$(nproc 2>/dev/null || echo 2)
 if ! make -C "$kdir" M="$moddir" ARCH="$arch" CROSS_COMPILE="$cross" \
-	OVPOP_TESTS=y -j"$jobs" modules >"$tmp/modules.log" 2>&1; then
+	OVPOP_TESTS=y OVPOP_TIMING="${OVPOP_TIMING:-}" -j"$jobs" modules \
+	>"$tmp/modules.log" 2>&1; then
 	cat "$tmp/modules.log" >&2
 	die "build: module build failed"
 fi

@@ -4,7 +4,9 @@
 #   scripts/check.sh style       checkpatch --strict on the C sources, with
 #                                the 6.12 tree's checkpatch, shellcheck, and
 #                                kernel-doc: docs/api.rst up to date
-#                                (scripts/api-doc.sh --check)
+#                                (scripts/api-doc.sh --check), and no
+#                                call cycle between the module's files
+#                                (scripts/callgraph.sh)
 #   scripts/check.sh build KDIR  a W=1 build of the module and the test
 #                                modules against KDIR (arch: OVPOP_ARCH),
 #                                with sparse (C=2) where the host's sparse
@@ -53,6 +55,8 @@ check_style() {
 	"$cp" --strict --no-tree --terse --quiet \
 		--ignore PREFER_DEFINED_ATTRIBUTE_MACRO,PREFER_KERNEL_TYPES \
 		-f "$repo/tools/ovl-params/compat.h" || rc=1
+	log "check: the module's files call each other in one direction"
+	"$here/callgraph.sh" >/dev/null || rc=1
 	log "check: shellcheck"
 	"$here/lint.sh" || rc=1
 	log "check: kernel-doc and docs/api.rst"
