@@ -101,11 +101,11 @@ endif
 	$(MAKE) -C tools/ovl-params $(engine-args)
 
 install-ovl: ovl-params
-ifneq ($(wildcard scripts/ovl),)
-	install -D -m 0755 scripts/ovl $(DESTDIR)$(PREFIX)/sbin/ovl
+ifneq ($(wildcard tools/ovl),)
+	install -D -m 0755 tools/ovl $(DESTDIR)$(PREFIX)/sbin/ovl
 	install -D -m 0755 $(engine) $(DESTDIR)$(PREFIX)/sbin/ovl-params
 else
-	@echo "ovpop: no scripts/ovl in this tree; ovl not installed"
+	@echo "ovpop: no tools/ovl in this tree; ovl not installed"
 endif
 
 uninstall:

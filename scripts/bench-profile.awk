@@ -1,7 +1,7 @@
 # The profile's report (scripts/bench.sh -p): reads the symbol list
 # ("<function> <object>", objects relative to the kernel's build tree or
 # "module:<name>.ko") and then the guest's PROF lines
-# (tests/guest/bench.sh), and prints markdown:
+# (tests/guest/mode-bench.sh), and prints markdown:
 #   - per size and mix, the steps of an apply (medians of the runs with
 #     only those traced: reading the file, ovpop's checks, the overlay
 #     core's steps, the notifications that create devices), and the self

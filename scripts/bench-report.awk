@@ -1,5 +1,5 @@
 # The benchmark's report: reads the guest's BENCH/ADDON lines
-# (tests/guest/bench.sh), writes the markdown report on stdout and the plot
+# (tests/guest/mode-bench.sh), writes the markdown report on stdout and the plot
 # data to the file `dat`; exits 1 when a run created the wrong number of
 # devices or left one behind (the report says which).
 #

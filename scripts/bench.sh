@@ -6,7 +6,7 @@
 #   scripts/bench.sh -p [-w] [-n 10,100] [-r RUNS] [-o DIR]
 #
 # Builds the rig kernel (cached), the modules and one overlay per size,
-# placement and mix (tests/guest/bench.sh says which), boots the guest once
+# placement and mix (tests/guest/mode-bench.sh says which), boots the guest once
 # in mode "bench" and writes to DIR (default: bench/ in the clone):
 #   bench.md     medians of RUNS (default 5) runs, ratios, fitted scaling
 #                exponents, memory per device and the targets of issue 5

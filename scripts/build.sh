@@ -260,7 +260,7 @@ done
 fdtroot=$("$here/fdt-tools.sh" "$arch" | tail -n 1)
 [ -d "$fdtroot" ] || die "build: scripts/fdt-tools.sh $arch failed"
 cp -R "$fdtroot/." "$stage/"
-install -m 0755 "$repo/scripts/ovl" "$stage/usr/bin/ovl"
+install -m 0755 "$repo/tools/ovl" "$stage/usr/bin/ovl"
 # ovl's parameter engine, static, with the guest kernel's own libfdt sources
 make -s -C "$repo/tools/ovl-params" CC="${cross}gcc" CFLAGS="-O2 -Werror" \
 	LDFLAGS=-static LIBFDT_SRC="$kdir/source/scripts/dtc/libfdt" \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Fetch the device-tree-compiler tools (dtc, fdtget, fdtput, fdtoverlay) of
 # the guest's architecture, with the shared libraries and dynamic loader they
-# need, for scripts/ovl in the guest (a static busybox initramfs).
+# need, for tools/ovl in the guest (a static busybox initramfs).
 #
 #   scripts/fdt-tools.sh [ARCH]      ARCH: arm64 (default $OVPOP_ARCH) or arm
 #

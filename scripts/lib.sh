@@ -15,6 +15,47 @@ die() {
 	exit 1
 }
 
+# The results of the scripts that report cases (test.sh, test-pair.sh,
+# test-pkg.sh), counted one way:
+#   ovpop_pass NAME               prints "ok   NAME"
+#   ovpop_fail NAME [DETAIL...]   prints "FAIL NAME", then each DETAIL
+#                                 (non-empty) indented
+#   ovpop_count P F [S]           adds cases counted elsewhere (a guest's)
+#   ovpop_summary                 prints "N passed, N failed[, N skipped]",
+#                                 a script's last line
+ovpop_passed=0
+ovpop_failed=0
+ovpop_skipped=0
+
+ovpop_pass() {
+	ovpop_passed=$((ovpop_passed + 1))
+	printf 'ok   %s\n' "$1"
+}
+
+ovpop_fail() {
+	ovpop_failed=$((ovpop_failed + 1))
+	printf 'FAIL %s\n' "$1"
+	shift
+	for _d in "$@"; do
+		[ -z "$_d" ] || printf '%s\n' "$_d" | sed 's/^/     /'
+	done
+}
+
+ovpop_count() {
+	ovpop_passed=$((ovpop_passed + $1))
+	ovpop_failed=$((ovpop_failed + $2))
+	ovpop_skipped=$((ovpop_skipped + ${3:-0}))
+}
+
+ovpop_summary() {
+	if [ "$ovpop_skipped" -eq 0 ]; then
+		printf '%s passed, %s failed\n' "$ovpop_passed" "$ovpop_failed"
+	else
+		printf '%s passed, %s failed, %s skipped\n' "$ovpop_passed" \
+			"$ovpop_failed" "$ovpop_skipped"
+	fi
+}
+
 # ovpop_arch [ARCH]: everything that depends on the guest's architecture, in
 # one place. ARCH (default $OVPOP_ARCH, default arm64) is the kernel's ARCH=
 # name: arm64, or arm (32-bit, armhf userspace; "armhf" is accepted for it).

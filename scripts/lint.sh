@@ -16,7 +16,7 @@ command -v busybox >/dev/null || die "lint: busybox missing (scripts/deps.sh)"
 bad=0
 n=0
 files=""
-for f in scripts/*.sh scripts/lib.sh scripts/ovl tests/guest/*.sh tests/guest/init tests/params/*.sh; do
+for f in scripts/*.sh scripts/lib.sh tools/ovl tests/guest/*.sh tests/guest/init tests/params/*.sh; do
 	[ -f "$f" ] || continue
 	case " $files " in
 	*" $f "*) continue ;; # scripts/lib.sh matches twice

@@ -49,26 +49,18 @@ log "test: logs in $work"
 image="" dtb="" initrd=""
 ovpop_prepare "$work"
 
-passed=0
-failed=0
-skipped=0
 results="$work/results.txt"
 : >"$results"
 
-# case_pass NAME / case_fail NAME [DETAIL...]: one host-side case.
+# case_pass NAME / case_fail NAME [DETAIL...]: one host-side case (lib.sh's
+# ovpop_pass/ovpop_fail), also in results.txt
 case_pass() {
-	passed=$((passed + 1))
-	printf 'ok   %s\n' "$1"
+	ovpop_pass "$1"
 	printf 'pass\thost\t%s\n' "$1" >>"$results"
 }
 case_fail() {
-	failed=$((failed + 1))
-	printf 'FAIL %s\n' "$1"
 	printf 'fail\thost\t%s\n' "$1" >>"$results"
-	shift
-	for d in "$@"; do
-		[ -z "$d" ] || printf '%s\n' "$d" | sed 's/^/     /'
-	done
+	ovpop_fail "$@"
 }
 
 # KTAP of one boot -> TSV lines:
@@ -276,9 +268,7 @@ for mode in $modes; do
 	np=$(grep -c '^pass	' "$work/test.leaves")
 	nf=$(grep -c '^fail	' "$work/test.leaves")
 	ns=$(grep -c '^skip	' "$work/test.leaves")
-	passed=$((passed + np))
-	failed=$((failed + nf))
-	skipped=$((skipped + ns))
+	ovpop_count "$np" "$nf" "$ns"
 	grep -E '^(pass|fail|skip)	' "$work/test.leaves" >>"$results"
 	# Each failing leaf.
 	grep '^fail	' "$work/test.leaves" | while IFS='	' read -r _ script line; do
@@ -369,7 +359,5 @@ else
 fi
 
 log "test: logs in $work (results.txt, <mode>.console, <mode>.dmesg, check.log)"
-summary="$passed passed, $failed failed"
-[ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
-printf '%s\n' "$summary"
-[ "$failed" -eq 0 ]
+ovpop_summary
+[ "$ovpop_failed" -eq 0 ]

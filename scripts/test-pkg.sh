@@ -20,7 +20,7 @@
 #  make: after an OVPOP_TESTS=y build, `make install` (ARCH, CROSS_COMPILE
 #    given) installs only ovpop.ko, to lib/modules/<release>/updates/, with
 #    the rig kernel's vermagic and dkms.conf's version, listed by depmod, and
-#    scripts/ovl (if the tree has it) as usr/local/sbin/ovl, with its
+#    tools/ovl (if the tree has it) as usr/local/sbin/ovl, with its
 #    parameter engine ovl-params next to it (tools/ovl-params, built for
 #    arm64, static, with the kernel tree's libfdt);
 #    `make modules_install INSTALL_MOD_DIR=extra` the module only, to extra/;
@@ -60,19 +60,16 @@ sign_file=/nonexistent
 export sign_file
 unset ARCH CROSS_COMPILE
 
-passed=0
-failed=0
-# pass CHECK / fail CHECK LOG: one result line (and LOG's tail on failure)
+# pass CHECK / fail CHECK LOG: one result (lib.sh's ovpop_pass/ovpop_fail),
+# and LOG's tail on failure
 pass() {
-	passed=$((passed + 1))
-	printf 'ok   %s\n' "$1"
+	ovpop_pass "$1"
 }
 fail() {
-	failed=$((failed + 1))
-	printf 'FAIL %s\n' "$1"
 	if [ -n "${2:-}" ] && [ -f "$2" ]; then
-		printf '     (%s:)\n' "$2"
-		tail -n 15 "$2" | sed 's/^/     /'
+		ovpop_fail "$1" "($2:)" "$(tail -n 15 "$2")"
+	else
+		ovpop_fail "$1"
 	fi
 }
 # is WHAT GOT WANT: pass if equal, else fail naming both
@@ -148,11 +145,11 @@ else
 	fail "make install: depmod lists updates/ovpop.ko" "$work/make-install.log"
 fi
 ovl="$root/usr/local/sbin/ovl"
-if [ -f "$src/scripts/ovl" ]; then
-	if [ -x "$ovl" ] && cmp -s "$src/scripts/ovl" "$ovl" && [ -x "$ovl-params" ]; then
-		pass "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params next to it"
+if [ -f "$src/tools/ovl" ]; then
+	if [ -x "$ovl" ] && cmp -s "$src/tools/ovl" "$ovl" && [ -x "$ovl-params" ]; then
+		pass "make install: tools/ovl as usr/local/sbin/ovl (0755), ovl-params next to it"
 	else
-		fail "make install: scripts/ovl as usr/local/sbin/ovl (0755), ovl-params next to it" \
+		fail "make install: tools/ovl as usr/local/sbin/ovl (0755), ovl-params next to it" \
 			"$work/make-install.log"
 	fi
 	# a cross install: the engine is built for the kernel's architecture
@@ -164,7 +161,7 @@ if [ -f "$src/scripts/ovl" ]; then
 		fail "make install: ovl-params built for arm64 (static), ovl runs" "$work/make-install.log"
 	fi
 else
-	log "test-pkg: the tree has no scripts/ovl; its installation is not checked"
+	log "test-pkg: the tree has no tools/ovl; its installation is not checked"
 fi
 
 if mkmake modules_install INSTALL_MOD_PATH="$work/root2" DESTDIR="$work/root2" \
@@ -306,5 +303,5 @@ done
 is "the host's /lib/modules/$kver, /var/lib/dkms, /usr/src unchanged" "$changed" ""
 
 log "test-pkg: logs in $work"
-printf 'pkg: %s passed, %s failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+printf 'pkg: %s\n' "$(ovpop_summary)"
+[ "$ovpop_failed" -eq 0 ]

@@ -56,9 +56,6 @@ fi
 
 work=$(ovpop_workdir) || exit 1
 
-passed=0
-failed=0
-skipped=0
 results=""
 
 # pair_split PAIR: sets version, arch, variant (of the kernel's config),
@@ -216,9 +213,7 @@ pair_tally() {
 		log "test: $pair ended without a result line"
 		[ -s "$out.stderr" ] && tail -n 20 "$out.stderr" | sed 's/^/     /'
 	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + s))
+	ovpop_count "$p" "$f" "$s"
 	# shellcheck disable=SC2046 # two numbers
 	set -- $(cat "$out.time" 2>/dev/null || echo 0 0)
 	results="$results$pair: $p passed, $f failed, $s skipped ($(($2 - $1)) s)
@@ -243,15 +238,13 @@ trap 'exit 143' TERM
 
 # Once for all pairs: checkpatch and shellcheck do not depend on the kernel
 start=$(date +%s)
+name="style: checkpatch --strict, shellcheck, kernel-doc, call graph"
 if "$here/check.sh" style >"$work/style.log" 2>&1; then
-	passed=1
-	printf 'ok   style: checkpatch --strict, shellcheck, kernel-doc\n'
+	ovpop_pass "$name"
 	results="style: 1 passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
 "
 else
-	failed=1
-	printf 'FAIL style: checkpatch --strict, shellcheck, kernel-doc\n'
-	sed 's/^/     /' "$work/style.log"
+	ovpop_fail "$name" "$(cat "$work/style.log")"
 	results="style: 0 passed, 1 failed, 0 skipped
 "
 fi
@@ -265,7 +258,7 @@ if make -s -C "$here/../tools/ovl-params" CFLAGS="-O2 -Werror" OUT="$ptool" \
 	sh "$here/../tests/params/run.sh" "$ptool" >>"$work/params.log" 2>&1 &&
 	busybox sh "$here/../tests/params/run.sh" "$ptool" >"$work/params-busybox.log" 2>&1; then
 	np=$(grep -c '^ok ' "$work/params.log")
-	passed=$((passed + np))
+	ovpop_count "$np" 0
 	printf 'ok   params: %s cases of tests/params, under sh and busybox sh\n' "$np"
 	results="${results}params: $np passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
 "
@@ -273,7 +266,7 @@ else
 	# the build or a run broke: one failure at least
 	nf=$(cat "$work/params.log" "$work/params-busybox.log" 2>/dev/null | grep -c '^not ok ')
 	[ "$nf" -gt 0 ] || nf=1
-	failed=$((failed + nf))
+	ovpop_count 0 "$nf"
 	printf 'FAIL params: tools/ovl-params on tests/params\n'
 	cat "$work/params.log" "$work/params-busybox.log" 2>/dev/null | grep -v '^ok ' | sed 's/^/     /'
 	results="${results}params: 0 passed, $nf failed, 0 skipped
@@ -295,16 +288,13 @@ if [ -z "${OVPOP_MATRIX:-}${OVPOP_KERNEL:-}${OVPOP_ARCH:-}" ] || [ "${OVPOP_PKG:
 	log "test: ===== packaging ====="
 	start=$(date +%s)
 	if OVPOP_OUT="$work/pkg" "$here/test-pkg.sh" >"$work/pkg.log" 2>&1; then
-		passed=$((passed + 1))
-		printf 'ok   pkg: make install, dkms add/build/install/remove, BUILD_EXCLUSIVE skips (%s)\n' \
-			"$(tail -n 1 "$work/pkg.log")"
+		ovpop_pass "pkg: make install, dkms add/build/install/remove, BUILD_EXCLUSIVE skips ($(tail -n 1 "$work/pkg.log"))"
 		results="${results}pkg: 1 passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
 "
 	else
-		failed=$((failed + 1))
-		printf 'FAIL pkg: scripts/test-pkg.sh\n'
-		grep -e '^FAIL' -e '^     ' "$work/pkg.log" | sed 's/^/     /'
-		tail -n 5 "$work/pkg.log" | sed 's/^/     /'
+		ovpop_fail "pkg: scripts/test-pkg.sh" \
+			"$(grep -e '^FAIL' -e '^     ' "$work/pkg.log")" \
+			"$(tail -n 5 "$work/pkg.log")"
 		results="${results}pkg: 0 passed, 1 failed, 0 skipped
 "
 	fi
@@ -339,14 +329,12 @@ if [ -z "${OVPOP_MATRIX:-}${OVPOP_KERNEL:-}${OVPOP_ARCH:-}" ] || [ "${OVPOP_BENC
 		grep -q '^## Targets' "$bout/report/bench.md" &&
 		grep -q '<svg' "$bout/report/bench.svg" &&
 		gate=$(bench_gate "$bout/report/bench.md"); then
-		passed=$((passed + 1))
-		printf 'ok   bench: scripts/bench.sh -n 10,100 -r 3 (devices right, report and plot written; %s)\n' "$gate"
+		ovpop_pass "bench: scripts/bench.sh -n 10,100 -r 3 (devices right, report and plot written; $gate)"
 		results="${results}bench: 1 passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
 "
 	else
-		failed=$((failed + 1))
-		printf 'FAIL bench: scripts/bench.sh -n 10,100 -r 3%s\n' "${gate:+ ($gate)}"
-		tail -n 20 "$work/bench.log" | sed 's/^/     /'
+		ovpop_fail "bench: scripts/bench.sh -n 10,100 -r 3${gate:+ ($gate)}" \
+			"$(tail -n 20 "$work/bench.log")"
 		results="${results}bench: 0 passed, 1 failed, 0 skipped
 "
 	fi
@@ -369,6 +357,7 @@ printf '\n'
 printf '%s' "$results" | sed 's/^/result /'
 log "test: logs in $work"
 # The last line is exactly "N passed, N failed" (CI reads it); skips before
-[ "$skipped" -eq 0 ] || printf '%s skipped (see the result lines)\n' "$skipped"
-printf '%s passed, %s failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+[ "$ovpop_skipped" -eq 0 ] ||
+	printf '%s skipped (see the result lines)\n' "$ovpop_skipped"
+printf '%s passed, %s failed\n' "$ovpop_passed" "$ovpop_failed"
+[ "$ovpop_failed" -eq 0 ]

@@ -16,8 +16,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 gen="$OV_TMP/badinput"
 snap="$OV_TMP/badinput.snap"

@@ -65,8 +65,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 tool=$OVPOP_DIR/bin/ovpop-tool
 fs=/sys/kernel/debug/failslab

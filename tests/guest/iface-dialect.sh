@@ -9,8 +9,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 ov=$OVPOP_DIR/overlays
 # errno names, or numbers without CONFIG_SYMBOLIC_ERRNAME

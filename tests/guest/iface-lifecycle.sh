@@ -12,8 +12,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 defer=/sys/module/ovpop_testdrv/parameters/defer_probe
 deferred=/sys/kernel/debug/devices_deferred

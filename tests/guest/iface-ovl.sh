@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/ovl, as /usr/bin/ovl in the guest: every command and its exit
+# tools/ovl, as /usr/bin/ovl in the guest: every command and its exit
 # status. apply by name (through "path") and by file (through "dtbo"), "as
 # ITEM", parameters of every kind changing the live tree
 # (overlays/param-regulator.dtso), unknown parameters and bad values refused
@@ -11,8 +11,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 snap="$OV_TMP/iface-ovl.snap"
 out="$OV_TMP/iface-ovl.out"

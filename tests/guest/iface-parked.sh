@@ -10,8 +10,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 bench=/sys/kernel/debug/ovpop_bench
 child=/platform-bus@c000000/test@300000

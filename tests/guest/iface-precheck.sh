@@ -13,8 +13,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 snap="$OV_TMP/iface-precheck.snap"
 stuck='is not topmost|cannot remove|Error reverting changeset|Could not find overlay'

@@ -12,8 +12,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 stats=/sys/kernel/debug/ovpop/stats
 bus=/platform-bus@c000000

@@ -25,8 +25,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 tool=$OVPOP_DIR/bin/ovpop-tool
 ov=$OVPOP_DIR/overlays
@@ -52,7 +52,7 @@ cleanup() {
 # asked (an rmmod refused as busy is tried again); prints "cycles failures
 # refused-rmmods"
 churn() {
-	# the time since boot (lib.sh): the rtc overlay sets the wall clock
+	# the time since boot (ov.sh): the rtc overlay sets the wall clock
 	ov__now
 	c_end=$((ov__up + $1 * 100))
 	c_n=0 c_fail=0 c_busy=0

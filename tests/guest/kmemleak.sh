@@ -1,7 +1,7 @@
 #!/bin/sh
 # The kmemleak scan at the end of the debug lane's run: run.sh cleared the
 # suspects of the boot after loading the modules, so what is reported here
-# leaked during the tests. Two scans (lib.sh's ov_kmemleak); every suspect
+# leaked during the tests. Two scans (ov.sh's ov_kmemleak); every suspect
 # fails the case, with its first lines as diagnostics (the host's log scan
 # sees the count too). One exception: if faults.sh's build sweep made the
 # kernel leak changeset nodes (it checked and cleared those it saw), one
@@ -9,8 +9,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 k=/sys/kernel/debug/kmemleak
 kleak='kmemleak: [0-9]+ new suspected memory leaks'

@@ -5,8 +5,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 mod=$OVPOP_DIR/modules/ovpop_kunit.ko
 kdir=/sys/kernel/debug/kunit

@@ -15,8 +15,8 @@
 #                    debug_skip (below)
 #   run.sh control   load ovpop.ko with populate=0 and the test drivers; run
 #                    only scenario-*.sh (each is expected to fail there)
-#   run.sh demo      load ovpop.ko; run demo.sh (a walk-through for people)
-#   run.sh bench     run bench.sh (scripts/bench.sh reads its lines)
+#   run.sh demo      load ovpop.ko; run mode-demo.sh (a walk-through for people)
+#   run.sh bench     run mode-bench.sh (scripts/bench.sh reads its lines)
 #
 # scenario-board-BOARD.sh runs only on BOARD (ovpop_board=BOARD on the
 # command line, set by scripts/qemu.sh on a board; virt without it).
@@ -25,11 +25,11 @@
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 mode=${1:-test}
-# lib.sh: the control boot does not wait once a script has failed
+# ov.sh: the control boot does not wait once a script has failed
 OV_MODE=$mode
 export OV_MODE
 
@@ -50,7 +50,7 @@ for arg in $cmdline; do
 	esac
 done
 export OV_STRESS	# stress-cycles.sh: how many cycles
-OV_LANE=$lane		# lib.sh: ov_check_slab; autoload.sh
+OV_LANE=$lane		# ov.sh: ov_check_slab; autoload.sh
 export OV_LANE
 # seconds per script; the debug lane's kernel is several times slower
 tmo=300
@@ -110,7 +110,7 @@ demo)
 	scripts=
 	;;
 bench)
-	exec sh "$here/bench.sh"
+	exec sh "$here/mode-bench.sh"
 	;;
 *)
 	echo "usage: run.sh test|control|demo|bench" >&2
@@ -154,7 +154,7 @@ if [ "$mode" = demo ]; then
 	else
 		echo "not ok 1 setup"
 	fi
-	sh "$here/demo.sh"
+	sh "$here/mode-demo.sh"
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
 		echo "ok 2 demo"

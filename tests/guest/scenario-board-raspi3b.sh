@@ -20,8 +20,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 hat="raspi3b-hat-leds raspi3b-hat-buttons raspi3b-w1-gpio raspi3b-i2c-gpio raspi3b-hat-regulator"
 gpio=/soc/gpio@7e200000

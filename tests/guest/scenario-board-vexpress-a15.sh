@@ -18,8 +18,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 ovs="vexpress-a15-iofpga-primecell vexpress-a15-addon-bus"
 mb=/bus@8000000/motherboard-bus@8000000
@@ -138,7 +138,7 @@ check_gone rtc_disabled_again "$rtc"
 ktap_check rtc_remove_disable ov_remove vexpress-a15-rtc-disable
 rtc_bound rtc_back
 # The kernel's alarmtimer holds the first RTC with wakeup forever, and its
-# platform device stays registered below the removed RTC (lib.sh,
+# platform device stays registered below the removed RTC (ov.sh,
 # ov_snapshot): the board's alarmtimer.0.auto goes from the list.
 check_devices_all board_devices_same_after_rtc "$board" '^dev platform alarmtimer\.'
 ktap_diag "alarmtimer devices left below a removed RTC: $(ov_alarmtimer_pinned)"

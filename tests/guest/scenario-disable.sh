@@ -7,8 +7,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 plat=/ovpop-dis-plat@c300000
 amba=/ovpop-dis-amba@c301000

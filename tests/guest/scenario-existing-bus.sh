@@ -8,8 +8,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 bus=/ovpop-exbus@c200000
 snap="$OV_TMP/scenario-existing-bus.snap"

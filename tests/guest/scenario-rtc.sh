@@ -6,8 +6,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 node=/rtc@9010000
 snap="$OV_TMP/scenario-rtc.snap"

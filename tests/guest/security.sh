@@ -10,8 +10,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 rtc=$OVPOP_DIR/overlays/rtc.dtbo
 param=/sys/module/ovpop/parameters/max_size

@@ -9,8 +9,8 @@
 here=$(dirname "$0")
 # shellcheck source=ktap.sh
 . "$here/ktap.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 wsecs=60 rsecs=30
 [ "${OV_LANE:-}" = debug ] && wsecs=20 rsecs=10
@@ -63,7 +63,7 @@ ktap_at_exit cleanup
 mkdir -p "$dir"
 ov_snapshot >"$snap"
 
-# existing-bus has a label: /__symbols__ (see lib.sh's ov_apply_dtbo)
+# existing-bus has a label: /__symbols__ (see ov.sh's ov_apply_dtbo)
 expect_kmsg 'OF: overlay: WARNING: memory leak will occur if overlay removed, property: /__symbols__/'
 n=0
 for ov in existing-bus periphid fuzz-seed defer; do

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The benchmark's helper module (scripts/bench.sh, tests/guest/bench.sh).
+ * The benchmark's helper module (scripts/bench.sh, tests/guest/mode-bench.sh).
  * In debugfs, ovpop_bench/:
  *
  *   clock    read: ktime_get_ns(), so that a shell can time a write

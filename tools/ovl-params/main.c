@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ovl-params: the parameter engine of ovl (scripts/ovl).
+ * ovl-params: the parameter engine of ovl (tools/ovl).
  *
  *   ovl-params set IN.dtbo OUT.dtbo [NAME=VALUE|NAME]...
  *	sets each parameter in order (NAME alone: the value "true"), then

@@ -53,8 +53,8 @@
 # One line per function and CPU (names cut to 30 characters by ftrace):
 #   PROF <variant> <phases|self|incl> <mix> <N> <hits> <us> <function> <run>
 here=$(dirname "$0")
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=ov.sh
+. "$here/ov.sh"
 
 B=/sys/kernel/debug/ovpop_bench
 S=/sys/kernel/debug/ovpop/stats
