@@ -398,7 +398,7 @@ int ovpop_check_write(struct ovpop_item *it)
  * @blob: the blob as written; checked only when it is applied
  * @count: its size; 0 forgets the stored blob
  *
- * Return: 0, -EPERM, -EBUSY while applied, -EFBIG or -ENOMEM.
+ * Return: 0, -EPERM (also while applied, as dtbocfg), -EFBIG or -ENOMEM.
  */
 int ovpop_store_blob(struct ovpop_item *it, const void *blob, size_t count)
 {
@@ -409,7 +409,7 @@ int ovpop_store_blob(struct ovpop_item *it, const void *blob, size_t count)
 	if (ret)
 		return ret;
 	if (it->ovcs_id)
-		return ovpop_fail(it, -EBUSY, "applied: write 0 to status first");
+		return ovpop_fail(it, -EPERM, "applied: write 0 to status first");
 	if (count > max_size)
 		return ovpop_too_big(it, count);
 	if (count) {
