@@ -132,11 +132,11 @@ static int ovpop_remove_overlay(struct ovpop_item *it, int *notify_err)
 {
 	int ret;
 
-	ret = ovpop_layer_remove(&it->layer, &it->ovcs_id);
+	ret = ovpop_release_overlay(&it->layer, &it->ovcs_id);
 	*notify_err = 0;
 	if (it->ovcs_id)
 		return ret;
-	ovpop_layer_pop(&it->layer);
+	ovpop_stack_del(&it->layer);
 	if (ret) {
 		pr_err("%s: removed, but a notifier failed (a device not created again? see the lines above): %d\n",
 		       config_item_name(&it->item), ret);
@@ -198,12 +198,12 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 	if (ret)
 		return ovpop_fail(it, ret, "cannot be applied: %s",
 				  ret == -EINVAL ? msg : "out of memory");
-	ovpop_layer_record(&it->layer);
+	ovpop_stack_record(&it->layer);
 	t0 = ovpop_time_start();
 	ret = ovpop_compat_overlay_apply(blob, size, &id, base);
 	ovpop_time_end(OVPOP_STAT_APPLY, t0);
-	ovpop_layer_record_end(&it->layer);
-	if (ret && id && ovpop_layer_applied(&it->layer) < 0) {
+	ovpop_stack_record_end(&it->layer);
+	if (ret && id && ovpop_stack_applied(&it->layer) < 0) {
 		/* a changeset built and not applied cannot be removed */
 		ovpop_layer_clear(&it->layer);
 		return ovpop_fail(it, ret,
@@ -216,7 +216,7 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 		 * applied if it got to them; device-creation errors of the
 		 * notifiers fail it the same way.
 		 */
-		rm = ovpop_layer_remove(&it->layer, &id);
+		rm = ovpop_release_overlay(&it->layer, &id);
 		if (id) {
 			ovpop_layer_clear(&it->layer);
 			return ovpop_fail(it, ret,
@@ -237,8 +237,8 @@ static int ovpop_apply_locked(struct ovpop_item *it, const void *blob,
 		return ret;
 	}
 	it->ovcs_id = id;
-	ovpop_layer_push(&it->layer);
-	ovpop_layers_update(ovpop_item_pin);
+	ovpop_stack_push(&it->layer);
+	ovpop_stack_update(ovpop_item_pin);
 	return 0;
 }
 
@@ -298,7 +298,7 @@ static int ovpop_remove_locked(struct ovpop_item *it, int *notify_err)
 	ret = ovpop_remove_overlay(it, notify_err);
 	if (!ret) {
 		ovpop_retry_parked();
-		ovpop_layers_update(ovpop_item_pin);
+		ovpop_stack_update(ovpop_item_pin);
 	}
 	return ret;
 }
@@ -494,7 +494,7 @@ void ovpop_parked_exit(void)
 	list_for_each_entry_safe(it, tmp, &ovpop_parked, parked) {
 		pr_err("%s: still cannot remove; left applied\n",
 		       config_item_name(&it->item));
-		ovpop_layer_pop(&it->layer);
+		ovpop_stack_del(&it->layer);
 		list_del(&it->parked);
 		config_item_put(&it->item);
 	}

@@ -132,16 +132,9 @@ static int ovpop_fdt_shadowed(struct ovpop_fdt_walk *w,
 static int ovpop_fdt_add(struct ovpop_fdt_walk *w, const char *name, bool node)
 {
 	struct ovpop_fdt_frame *f = &w->stack[w->depth];
-	struct ovpop_fdt_name *names;
 
-	if (f->n == f->cap) {
-		names = krealloc_array(f->names, f->cap * 2 + 16,
-				       sizeof(*names), GFP_KERNEL);
-		if (!names)
-			return -ENOMEM;
-		f->names = names;
-		f->cap = f->cap * 2 + 16;
-	}
+	if (ovpop_grow((void **)&f->names, &f->cap, f->n, sizeof(*f->names)))
+		return -ENOMEM;
 	f->names[f->n].name = name;
 	f->names[f->n++].node = node;
 	return 0;

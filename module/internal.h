@@ -154,103 +154,31 @@ static inline void ovpop_time_end(enum ovpop_stat stat, u64 t0)
 int ovpop_notify_init(void);
 void ovpop_notify_exit(void);
 
-/**
- * struct ovpop_layer - an overlay applied through configfs, in the stack
- * @list: entry in the stack, oldest first; empty while not applied
- * @nodes: the nodes of its changeset entries, as notified: hash of the full
- *	   name, how many entries in a row were on that node (layer.c), and
- *	   whether it attached it (release.c counts the removal's
- *	   notifications with it)
- * @nnodes: number of @nodes
- * @size: number of @nodes allocated
- * @added: the nodes the overlay added or enabled (a device is due), in the
- *	   changeset's order, for the devices report; no references held:
- *	   valid only under ovpop_stack_lock while the overlay is applied
- * @nadded: number of @added
- * @added_size: number of @added allocated
- * @tops: the recorded nodes not below the previous top: hash, and index
- *	  in @parents of the parent's full name
- * @ntops: number of @tops
- * @tops_size: number of @tops allocated
- * @parents: full names of the tops' parents
- * @nparents: number of @parents
- * @parents_size: number of @parents allocated
- * @top: the node of the last top, while recording; compared, never
- *	 dereferenced
- * @last: the node of the last entry recorded; compared, never dereferenced
- * @all: the record is incomplete: treat it as covering every node
- * @pinned: its configfs item is pinned: a later layer covers it
- * @err: the first device-creation error of the apply being recorded, or 0
- * @err_node: full name of the node of @err, or NULL
- * @pre_first: OF_OVERLAY_PRE_APPLY notifications of the apply being
- *	       recorded that the first overlay notifier got
- * @pre_last: those that the last one got
- * @refused_by: the target of the last fragment the first notifier got,
- *		held; kept by ovpop_layer_record_end() only if a notifier
- *		refused that fragment, dropped by ovpop_layer_clear()
- * @applied: the apply being recorded applied the changeset's entries
- */
-struct ovpop_layer {
-	struct list_head list;
-	struct ovpop_layer_node {
-		u64 hash;
-		unsigned int entries;
-		bool attached;
-	} *nodes;
-	unsigned int nnodes, size;
-	struct device_node **added;
-	unsigned int nadded, added_size;
-	struct ovpop_layer_top {
-		u64 hash;
-		unsigned int parent;
-	} *tops;
-	unsigned int ntops, tops_size;
-	char **parents;
-	unsigned int nparents, parents_size;
-	const struct device_node *top;
-	const struct device_node *last;
-	bool all;
-	bool pinned;
-	unsigned int pre_first, pre_last;
-	struct device_node *refused_by;
-	bool applied;
-	int err;
-	char *err_node;
-};
+struct ovpop_layer;	/* layer.h */
 
-/* layer.c: a layer's record */
+/* layer.c: a generic helper */
 int ovpop_grow(void **arr, unsigned int *size, unsigned int n, size_t elem);
-int ovpop_layer_add(struct ovpop_layer *l, struct device_node *np);
-void ovpop_layer_add_end(struct ovpop_layer *l);
-bool ovpop_layer_covers(const struct ovpop_layer *later,
-			const struct ovpop_layer *l);
-unsigned int ovpop_layer_entries(const struct ovpop_layer *l,
-				 const struct device_node *np, unsigned int *hint);
-bool ovpop_layer_first(const struct ovpop_layer *l,
-		       const struct device_node *np);
-size_t ovpop_layer_bytes(const struct ovpop_layer *l);
-void ovpop_layer_clear(struct ovpop_layer *l);
 
 /* stack.c: see there for ovpop_stack_lock and its order */
 extern struct mutex ovpop_stack_lock;
 int ovpop_stack_init(void);
 void ovpop_stack_exit(void);
-void ovpop_layer_record(struct ovpop_layer *l);
-void ovpop_layer_record_end(struct ovpop_layer *l);
-int ovpop_layer_applied(const struct ovpop_layer *l);
-void ovpop_layer_note(struct device_node *np);
-void ovpop_layer_note_error(struct device_node *np, int err);
-void ovpop_layer_note_added(struct device_node *np);
-void ovpop_layer_note_attached(struct device_node *np);
-void ovpop_layer_push(struct ovpop_layer *l);
-void ovpop_layer_pop(struct ovpop_layer *l);
-void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned));
-size_t ovpop_layers_bytes(void);
+void ovpop_stack_record(struct ovpop_layer *l);
+void ovpop_stack_record_end(struct ovpop_layer *l);
+int ovpop_stack_applied(const struct ovpop_layer *l);
+void ovpop_stack_note(struct device_node *np);
+void ovpop_stack_note_error(struct device_node *np, int err);
+void ovpop_stack_note_added(struct device_node *np);
+void ovpop_stack_note_attached(struct device_node *np);
+void ovpop_stack_push(struct ovpop_layer *l);
+void ovpop_stack_del(struct ovpop_layer *l);
+void ovpop_stack_update(int (*pin)(struct ovpop_layer *l, bool pinned));
+size_t ovpop_stack_bytes(void);
 
 /* release.c: removing an overlay applied through configfs */
 int ovpop_release_init(void);
 void ovpop_release_exit(void);
-int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id);
+int ovpop_release_overlay(struct ovpop_layer *l, int *ovcs_id);
 int ovpop_release_filter(unsigned long action);
 void ovpop_release_note(unsigned long action, struct device_node *np);
 void ovpop_release_settle(void);

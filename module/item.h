@@ -12,6 +12,7 @@
 #include <linux/sizes.h>
 
 #include "internal.h"
+#include "layer.h"
 
 /**
  * struct ovpop_item - one overlay directory

@@ -36,6 +36,7 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include "layer.h"
 
 static const siphash_key_t ovpop_path_key = {
 	{ 0x6f7670706f702d6bULL, 0x2d6c617965722d31ULL }

@@ -39,7 +39,7 @@ static int ovpop_debugfs_show(struct seq_file *m, void *unused)
 
 	ovpop_stats_show(m);
 	seq_printf(m, "devices %u\ntracking_bytes %zu\n", n,
-		   bytes + ovpop_layers_bytes());
+		   bytes + ovpop_stack_bytes());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ovpop_debugfs);

@@ -31,7 +31,7 @@ static int ovpop_notify_add(struct device_node *np)
 	if (ret < 0) {
 		/* the OF core fails the apply with it; the applier removes it */
 		pr_err("%pOF: cannot create device: %d\n", np, ret);
-		ovpop_layer_note_error(np, ret);
+		ovpop_stack_note_error(np, ret);
 		return notifier_from_errno(ret);
 	}
 	/* No device by our rules: keep the core from making a wrong one */
@@ -85,16 +85,16 @@ static int ovpop_reconfig_notify(struct notifier_block *nb,
 	u64 t0;
 
 	/* every notification is one changeset entry (node or property) */
-	ovpop_layer_note(rd->dn);
+	ovpop_stack_note(rd->dn);
 	if (action == OF_RECONFIG_ATTACH_NODE)
-		ovpop_layer_note_attached(rd->dn);
+		ovpop_stack_note_attached(rd->dn);
 	if (action == OF_RECONFIG_DETACH_NODE)
 		ovpop_kernel_device_forget(NULL);
 	ovpop_release_note(action, rd->dn);
 	switch (of_reconfig_get_state_change(action, rd)) {
 	case OF_RECONFIG_CHANGE_ADD:
 		t0 = ovpop_time_start();
-		ovpop_layer_note_added(rd->dn);
+		ovpop_stack_note_added(rd->dn);
 		ret = ovpop_notify_add(rd->dn);
 		stat = OVPOP_STAT_ADD;
 		break;

@@ -53,6 +53,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "layer.h"
 
 /* Longer than DEBUG_KOBJECT_RELEASE's longest delay (4 s), under TCG too */
 #define OVPOP_RELEASE_WAIT_MS	10000
@@ -181,8 +182,8 @@ static struct notifier_block ovpop_release_nb = {
 	.priority = INT_MIN,	/* after every other reconfig notifier */
 };
 
-static int ovpop_overlay_notify(struct notifier_block *nb,
-				unsigned long action, void *arg)
+static int ovpop_release_overlay_notify(struct notifier_block *nb,
+					unsigned long action, void *arg)
 {
 	/* the apply or removal is over: pin no device of the kernel's */
 	if (action == OF_OVERLAY_POST_APPLY || action == OF_OVERLAY_POST_REMOVE)
@@ -200,7 +201,7 @@ static int ovpop_overlay_notify(struct notifier_block *nb,
 }
 
 static struct notifier_block ovpop_overlay_nb = {
-	.notifier_call = ovpop_overlay_notify,
+	.notifier_call = ovpop_release_overlay_notify,
 };
 
 /**
@@ -258,7 +259,7 @@ static unsigned int ovpop_release_count(const struct ovpop_layer *l)
 }
 
 /**
- * ovpop_layer_remove() - removes an overlay the loader applied
+ * ovpop_release_overlay() - removes an overlay the loader applied
  * @l: its layer, as recorded when it was applied; not changed
  * @ovcs_id: its changeset id, as for of_overlay_remove()
  *
@@ -269,7 +270,7 @@ static unsigned int ovpop_release_count(const struct ovpop_layer *l)
  *
  * Return: of_overlay_remove()'s result; *@ovcs_id is 0 if it was removed.
  */
-int ovpop_layer_remove(struct ovpop_layer *l, int *ovcs_id)
+int ovpop_release_overlay(struct ovpop_layer *l, int *ovcs_id)
 {
 	u64 t0;
 	int ret;

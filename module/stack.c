@@ -24,6 +24,7 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include "layer.h"
 
 /*
  * ovpop_stack_lock serialises every apply and removal made through configfs
@@ -42,7 +43,7 @@ static LIST_HEAD(ovpop_layers);
 static struct ovpop_layer *ovpop_recorder;
 static struct task_struct *ovpop_recorder_task;
 
-static struct ovpop_layer *ovpop_recording(void)
+static struct ovpop_layer *ovpop_stack_recording(void)
 {
 	if (READ_ONCE(ovpop_recorder_task) != current)
 		return NULL;
@@ -50,13 +51,13 @@ static struct ovpop_layer *ovpop_recording(void)
 }
 
 /**
- * ovpop_layer_record() - records the changeset entries of the caller's apply
+ * ovpop_stack_record() - records the changeset entries of the caller's apply
  * @l: the layer of the overlay about to be applied, empty
  *
- * Until ovpop_layer_record_end(), reconfig notifications made in the
+ * Until ovpop_stack_record_end(), reconfig notifications made in the
  * calling task are recorded in @l. The caller holds ovpop_stack_lock.
  */
-void ovpop_layer_record(struct ovpop_layer *l)
+void ovpop_stack_record(struct ovpop_layer *l)
 {
 	lockdep_assert_held(&ovpop_stack_lock);
 	l->pre_first = 0;
@@ -69,14 +70,14 @@ void ovpop_layer_record(struct ovpop_layer *l)
 }
 
 /**
- * ovpop_layer_record_end() - stops recording
- * @l: the layer given to ovpop_layer_record()
+ * ovpop_stack_record_end() - stops recording
+ * @l: the layer given to ovpop_stack_record()
  *
  * If an overlay notifier refused a fragment of the apply, @l->refused_by
  * keeps a reference to that fragment's target (ovpop_layer_clear() drops
  * it); otherwise it is NULL.
  */
-void ovpop_layer_record_end(struct ovpop_layer *l)
+void ovpop_stack_record_end(struct ovpop_layer *l)
 {
 	lockdep_assert_held(&ovpop_stack_lock);
 	WRITE_ONCE(ovpop_recorder_task, NULL);
@@ -104,7 +105,7 @@ void ovpop_layer_record_end(struct ovpop_layer *l)
 static int ovpop_stack_overlay_notify(struct notifier_block *nb,
 				      unsigned long action, void *arg)
 {
-	struct ovpop_layer *l = ovpop_recording();
+	struct ovpop_layer *l = ovpop_stack_recording();
 
 	if (nb->priority == INT_MAX && (action == OF_OVERLAY_PRE_REMOVE ||
 					action == OF_OVERLAY_POST_REMOVE))
@@ -137,8 +138,8 @@ static struct notifier_block ovpop_stack_last_nb = {
 };
 
 /**
- * ovpop_layer_applied() - did the core apply the recorded overlay's entries?
- * @l: a layer after ovpop_layer_record_end()
+ * ovpop_stack_applied() - did the core apply the recorded overlay's entries?
+ * @l: a layer after ovpop_stack_record_end()
  *
  * Return: 1 if it applied them (of_overlay_remove() can revert them), 0 if
  * it did not build the changeset (there is nothing to revert), -EBUSY if
@@ -147,7 +148,7 @@ static struct notifier_block ovpop_stack_last_nb = {
  * ("Error reverting changeset", then re-attaching the nodes it "reverted"
  * oopses in __of_attach_node_sysfs()).
  */
-int ovpop_layer_applied(const struct ovpop_layer *l)
+int ovpop_stack_applied(const struct ovpop_layer *l)
 {
 	if (l->applied || l->nnodes || l->all)
 		return 1;
@@ -155,15 +156,15 @@ int ovpop_layer_applied(const struct ovpop_layer *l)
 }
 
 /**
- * ovpop_layer_note() - records a changeset entry of the recording apply
+ * ovpop_stack_note() - records a changeset entry of the recording apply
  * @np: the node of the entry
  *
  * Called by the reconfig notifier for every notification. A layer whose
  * record is incomplete (no memory) is treated as covering every node.
  */
-void ovpop_layer_note(struct device_node *np)
+void ovpop_stack_note(struct device_node *np)
 {
-	struct ovpop_layer *l = ovpop_recording();
+	struct ovpop_layer *l = ovpop_stack_recording();
 
 	if (!l || l->all)
 		return;
@@ -175,15 +176,15 @@ void ovpop_layer_note(struct device_node *np)
 }
 
 /**
- * ovpop_layer_note_error() - records why the recording apply failed
+ * ovpop_stack_note_error() - records why the recording apply failed
  * @np: the node whose device could not be created
  * @err: the error
  *
  * The first error is kept: the loader reports it to the user.
  */
-void ovpop_layer_note_error(struct device_node *np, int err)
+void ovpop_stack_note_error(struct device_node *np, int err)
 {
-	struct ovpop_layer *l = ovpop_recording();
+	struct ovpop_layer *l = ovpop_stack_recording();
 
 	if (!l || l->err)
 		return;
@@ -192,9 +193,9 @@ void ovpop_layer_note_error(struct device_node *np, int err)
 }
 
 /**
- * ovpop_layer_note_added() - records that the last entry noted added or
+ * ovpop_stack_note_added() - records that the last entry noted added or
  *			      enabled its node
- * @np: the node, as given to the ovpop_layer_note() just before
+ * @np: the node, as given to the ovpop_stack_note() just before
  *
  * Called by the reconfig notifier for a node that is due a device; the
  * devices report (report.c) lists the devices of these nodes. Only nodes
@@ -203,9 +204,9 @@ void ovpop_layer_note_error(struct device_node *np, int err)
  * probes (OF_DYNAMIC only: PCI's of_pci_make_dev_node(), for one) can go
  * while the overlay stays, and is not listed.
  */
-void ovpop_layer_note_added(struct device_node *np)
+void ovpop_stack_note_added(struct device_node *np)
 {
-	struct ovpop_layer *l = ovpop_recording();
+	struct ovpop_layer *l = ovpop_stack_recording();
 
 	if (!l || l->all || !l->nnodes || np != l->last)
 		return;
@@ -220,22 +221,22 @@ void ovpop_layer_note_added(struct device_node *np)
 }
 
 /**
- * ovpop_layer_note_attached() - records that the last entry noted attached
+ * ovpop_stack_note_attached() - records that the last entry noted attached
  *				 its node
- * @np: the node, as given to the ovpop_layer_note() just before
+ * @np: the node, as given to the ovpop_stack_note() just before
  *
  * Called by the reconfig notifier for an attach: when the overlay is
  * removed, such a node notifies its detach only (release.c).
  */
-void ovpop_layer_note_attached(struct device_node *np)
+void ovpop_stack_note_attached(struct device_node *np)
 {
-	struct ovpop_layer *l = ovpop_recording();
+	struct ovpop_layer *l = ovpop_stack_recording();
 
 	if (l && !l->all && l->nnodes && np == l->last)
 		l->nodes[l->nnodes - 1].attached = true;
 }
 
-static bool ovpop_layer_covered(const struct ovpop_layer *l)
+static bool ovpop_stack_covered(const struct ovpop_layer *l)
 {
 	const struct ovpop_layer *later = l;
 
@@ -246,20 +247,20 @@ static bool ovpop_layer_covered(const struct ovpop_layer *l)
 }
 
 /**
- * ovpop_layers_update() - pins the layers that cannot be removed
+ * ovpop_stack_update() - pins the layers that cannot be removed
  * @pin: sets whether a layer's configfs item can be removed; called only
  *	 for a change, returns 0 or an error (the layer is then left as it was)
  *
  * Called with ovpop_stack_lock held after every apply and removal.
  */
-void ovpop_layers_update(int (*pin)(struct ovpop_layer *l, bool pinned))
+void ovpop_stack_update(int (*pin)(struct ovpop_layer *l, bool pinned))
 {
 	struct ovpop_layer *l;
 	bool want;
 
 	lockdep_assert_held(&ovpop_stack_lock);
 	list_for_each_entry(l, &ovpop_layers, list) {
-		want = ovpop_layer_covered(l);
+		want = ovpop_stack_covered(l);
 		if (want != l->pinned && !pin(l, want))
 			l->pinned = want;
 	}
@@ -285,12 +286,12 @@ void ovpop_stack_exit(void)
 }
 
 /**
- * ovpop_layers_bytes() - memory the records of the applied layers take
+ * ovpop_stack_bytes() - memory the records of the applied layers take
  *
  * Return: the bytes allocated for the node arrays and paths of the layers
  * in the stack (ksize(), so the allocator's rounding included).
  */
-size_t ovpop_layers_bytes(void)
+size_t ovpop_stack_bytes(void)
 {
 	const struct ovpop_layer *l;
 	size_t bytes = 0;
@@ -303,22 +304,22 @@ size_t ovpop_layers_bytes(void)
 }
 
 /**
- * ovpop_layer_push() - puts an applied overlay on top of the stack
+ * ovpop_stack_push() - puts an applied overlay on top of the stack
  * @l: its layer, as recorded
  */
-void ovpop_layer_push(struct ovpop_layer *l)
+void ovpop_stack_push(struct ovpop_layer *l)
 {
 	lockdep_assert_held(&ovpop_stack_lock);
 	list_add_tail(&l->list, &ovpop_layers);
 }
 
 /**
- * ovpop_layer_pop() - takes a removed overlay out of the stack
- * @l: its layer; unpinned by the caller's next ovpop_layers_update()
+ * ovpop_stack_del() - takes a removed overlay out of the stack
+ * @l: its layer; unpinned by the caller's next ovpop_stack_update()
  *
  * The record is freed: @l can record again.
  */
-void ovpop_layer_pop(struct ovpop_layer *l)
+void ovpop_stack_del(struct ovpop_layer *l)
 {
 	lockdep_assert_held(&ovpop_stack_lock);
 	list_del_init(&l->list);

@@ -138,7 +138,7 @@ function phases(c, n, mix,    o, k) {
 	step("-- overlay notifiers (`overlay_notify`)", "overlay_notify")
 	print "| *inside the notifiers* | | | | | |"
 	step("what changed (`of_reconfig_get_state_change`; ovpop: also the kernel's notifier after it)", "of_reconfig_get_state_change")
-	step("ovpop: recording the overlay (`ovpop_layer_note`)", "ovpop_layer_note")
+	step("ovpop: recording the overlay (`ovpop_stack_note`)", "ovpop_stack_note")
 	step("ovpop: a node added (`ovpop_node_added`)", "ovpop_node_added")
 	step("- ovpop: its bus device and population (`ovpop_place_get`)", "ovpop_place_get")
 	step("- ovpop: creating its device (`ovpop_device_create`)", "ovpop_device_create")
@@ -148,8 +148,8 @@ function phases(c, n, mix,    o, k) {
 	print "| *after the apply* | | | | | |"
 	step("- firmware released (`release_firmware`)", "release_firmware")
 	step("- ovpop: its log line (`_printk`)", "_printk")
-	step("- ovpop: the layer's records (`ovpop_layer_record_end`)", "ovpop_layer_record_end")
-	step("- ovpop: pins between layers (`ovpop_layers_update`)", "ovpop_layers_update")
+	step("- ovpop: the layer's records (`ovpop_stack_record_end`)", "ovpop_stack_record_end")
+	step("- ovpop: pins between layers (`ovpop_stack_update`)", "ovpop_stack_update")
 	print ""
 	if (!(("floor", c, key("device_add"), 1) in ph)) return
 	print "Registering the devices, against the floor (the same devices registered without DT by ovpop_bench; medians, ms; calls):\n"
