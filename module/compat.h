@@ -21,9 +21,9 @@
  * FWNODE_FLAG_NOT_DEVICE: fw_devlink marks overlay nodes that have no device
  * yet as "never a device" when a parent's driver binds first; a device made
  * for such a node afterwards must clear it before device_add() or its
- * consumers' links are lost. The flag was a mask used with plain bit
- * operations on fwnode->flags until late stable releases turned it into a
- * bit number behind fwnode_{set,clear,test}_flag() (seen in 6.12.118).
+ * consumers' links are lost. The flag is a mask used with plain bit
+ * operations on fwnode->flags, except in the stable releases that made it a
+ * bit number behind fwnode_{set,clear,test}_flag() (6.12.118 is one).
  */
 static inline void ovpop_compat_clear_not_device(struct device_node *np)
 {

@@ -74,11 +74,10 @@ static void ovpop_device_drop_node(struct device *dev)
 #define OVPOP_MAX_REG	4
 
 /*
- * As of_device_alloc(), translating each address once. The kernel's counts
- * the addresses by translating them, translates them again to fill the
- * table and the first once more to name the device: half its time, which is
- * a quarter of a platform device's creation (bench/profile.md). Nodes with
- * OVPOP_MAX_REG addresses or more are left to it.
+ * As of_device_alloc(), translating each address once: the kernel's
+ * translates every address twice (to count them, then to fill the table)
+ * and the first a third time to name the device. Nodes with OVPOP_MAX_REG
+ * addresses or more are left to it.
  */
 static struct platform_device *ovpop_platform_alloc(struct device_node *np,
 						    const char *bus_id,
