@@ -305,8 +305,10 @@ static int ovpop_create_children(struct ovpop_pop *pop, struct device_node *bus,
 
 /*
  * As the kernel's of_platform_bus_create() in strict mode: a node needs
- * "compatible" and status okay; primecells become AMBA devices and are not
- * descended into; nodes matching the bus table have their children created.
+ * "compatible" and status okay; primecells become AMBA devices (none on a
+ * kernel without CONFIG_ARM_AMBA, as its of_amba_device_create() stub) and
+ * are not descended into; nodes matching the bus table have their children
+ * created.
  * Errors other than "no device for this node" are returned; the caller
  * tears down what was created.
  */
@@ -320,6 +322,8 @@ static int ovpop_create_node(struct ovpop_pop *pop, struct device_node *np,
 
 	if (!of_property_present(np, "compatible") ||
 	    of_match_node(ovpop_skipped_nodes, np) ||
+	    (!IS_ENABLED(CONFIG_ARM_AMBA) &&
+	     of_device_is_compatible(np, "arm,primecell")) ||
 	    !of_device_is_available(np) ||
 	    of_node_check_flag(np, OF_POPULATED_BUS) ||
 	    of_node_test_and_set_flag(np, OF_POPULATED))
@@ -348,7 +352,8 @@ static int ovpop_create_node(struct ovpop_pop *pop, struct device_node *np,
 	}
 
 	/* primecells are AMBA devices, and no buses */
-	if (dev->bus == &amba_bustype || !of_match_node(pop->matches, np))
+	if ((IS_ENABLED(CONFIG_ARM_AMBA) && dev->bus == &amba_bustype) ||
+	    !of_match_node(pop->matches, np))
 		return 0;
 	return ovpop_create_children(pop, np, dev);
 

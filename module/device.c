@@ -369,13 +369,15 @@ void ovpop_device_destroy(struct device *dev, void *pdata)
  * children an overlay adds under a bus the kernel populated are notified
  * one after the other, and each would otherwise walk the bus (as the
  * kernel's own of_platform_notify() does, which makes its apply quadratic).
- * ovpop_kdev_lock protects it. It is taken under the OF overlay mutex
- * (from the notifiers), under ovpop_stack_lock (the devices report) or
- * alone, never with ovpop_lock; nothing is taken under it, and of_mutex
- * never.
- * The reference is dropped when the node or any node is detached, when the
- * device is found unregistered, at the end of every overlay apply and
- * removal, and at exit: it never pins a node an overlay removes.
+ * ovpop_kdev_lock protects it. It is taken from the reconfig and overlay
+ * notifiers (under whatever OF locks the core holds while it notifies: the
+ * overlay mutex and of_mutex, or none during a removal's reconfig
+ * notifications) or alone, never with ovpop_lock; nothing is taken under
+ * it. Only the populate core's lookups fill it (ovpop_find_kernel_device()),
+ * from those notifiers. The reference is dropped when the node or any node
+ * is detached, when the device is found unregistered, at the end of every
+ * overlay apply and removal, and at exit: it never pins a node an overlay
+ * removes.
  */
 static DEFINE_MUTEX(ovpop_kdev_lock);
 /* The kernel's device keeps its of_node until released: we hold it */
@@ -422,30 +424,43 @@ void ovpop_kernel_device_forget(struct device_node *np)
 }
 
 /**
- * ovpop_find_kernel_device() - find a device that ovpop did not create
+ * ovpop_kernel_device() - find a device that ovpop did not create
  * @np: the node
  *
  * Looks on the platform bus, then on the AMBA bus: both walk the bus, so
- * this is only for nodes that are not in ovpop's table. The device found
- * last is remembered, so the siblings an overlay adds under one bus walk
- * it once.
+ * this is only for nodes that are not in ovpop's table.
+ *
+ * Return: the device with a reference the caller drops with put_device(),
+ * or NULL.
+ */
+struct device *ovpop_kernel_device(struct device_node *np)
+{
+	struct platform_device *pdev = of_find_device_by_node(np);
+
+	if (pdev)
+		return &pdev->dev;
+	if (IS_ENABLED(CONFIG_ARM_AMBA))
+		return bus_find_device_by_of_node(&amba_bustype, np);
+	return NULL;
+}
+
+/**
+ * ovpop_find_kernel_device() - ovpop_kernel_device(), remembering the device
+ * @np: the node
+ *
+ * For the populate core's notifiers: the device found last is remembered
+ * (ovpop_kdev), so the siblings an overlay adds under one bus walk it once.
  *
  * Return: the device with a reference the caller drops with put_device(),
  * or NULL.
  */
 struct device *ovpop_find_kernel_device(struct device_node *np)
 {
-	struct platform_device *pdev;
-	struct device *dev;
+	struct device *dev = ovpop_kdev_cached(np);
 
-	dev = ovpop_kdev_cached(np);
 	if (dev)
 		return dev;
-	pdev = of_find_device_by_node(np);
-	if (pdev)
-		dev = &pdev->dev;
-	else if (IS_ENABLED(CONFIG_ARM_AMBA))
-		dev = bus_find_device_by_of_node(&amba_bustype, np);
+	dev = ovpop_kernel_device(np);
 	if (dev)
 		ovpop_kdev_cache(dev);
 	return dev;

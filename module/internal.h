@@ -91,6 +91,7 @@ struct device *ovpop_device_create(struct device_node *np,
 				   const struct of_dev_auxdata *aux,
 				   struct device *parent);
 void ovpop_device_destroy(struct device *dev, void *pdata);
+struct device *ovpop_kernel_device(struct device_node *np);
 struct device *ovpop_find_kernel_device(struct device_node *np);
 void ovpop_kernel_device_forget(struct device_node *np);
 

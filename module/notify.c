@@ -42,9 +42,8 @@ static int ovpop_notify_add(struct device_node *np)
 
 /*
  * The core's REMOVE finds only platform devices: an AMBA device the kernel
- * created for a node of a population is taken away here. Not with
- * ovpop_find_kernel_device(): its cache would keep the device, and so the
- * node, past the changeset's end.
+ * created for a node of a population is taken away here: only an AMBA
+ * device (ovpop_kernel_device() would find a platform device first).
  */
 static void ovpop_remove_kernel_amba(struct device_node *np)
 {

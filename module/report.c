@@ -42,8 +42,6 @@
 #include <linux/device.h>
 #include <linux/minmax.h>
 #include <linux/of.h>
-#include <linux/of_platform.h>
-#include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -61,7 +59,7 @@ static struct device *ovpop_report_device(struct device_node *np)
 {
 	struct device *dev = ovpop_node_device(np);
 
-	return dev ?: ovpop_find_kernel_device(np);
+	return dev ?: ovpop_kernel_device(np);
 }
 
 /* Does @drv match the device @data (also "not yet": -EPROBE_DEFER)? */
@@ -84,7 +82,8 @@ static char *ovpop_report_line(struct device *dev, const char *node)
 	device_lock(dev);
 	if (dev->driver)
 		drv = dev->driver->name;
-	else if (dev->bus == &amba_bustype && !to_amba_device(dev)->periphid)
+	else if (IS_ENABLED(CONFIG_ARM_AMBA) && dev->bus == &amba_bustype &&
+		 !to_amba_device(dev)->periphid)
 		drv = "deferred";	/* the bus defers it until it reads the ID */
 	else if (dev->bus &&
 		 bus_for_each_drv(dev->bus, NULL, dev, ovpop_report_match))

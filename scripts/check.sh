@@ -10,7 +10,9 @@
 #   scripts/check.sh build KDIR  a W=1 build of the module and the test
 #                                modules against KDIR (arch: OVPOP_ARCH),
 #                                with sparse (C=2) where the host's sparse
-#                                can check that kernel
+#                                can check that kernel, and a W=1 build of
+#                                the module for the benchmark
+#                                (OVPOP_TIMING=y)
 #   scripts/check.sh             both, against the rig's 6.12 arm64 kernel
 #
 # checkpatch comes from one kernel, 6.12: newer ones suggest APIs that the
@@ -80,6 +82,11 @@ check_build() {
 	make -s -C "$src" KDIR="$1" ARCH="$OVPOP_ARCH" \
 		CROSS_COMPILE="$ovpop_cross" OVPOP_TESTS=y W=1 C=2 \
 		>"$out" 2>&1 || rc=1
+	# and the benchmark's build (module/internal.h's OVPOP_TIMING), W=1
+	make -s -C "$src" KDIR="$1" ARCH="$OVPOP_ARCH" clean >/dev/null 2>&1
+	make -s -C "$src" KDIR="$1" ARCH="$OVPOP_ARCH" \
+		CROSS_COMPILE="$ovpop_cross" OVPOP_TIMING=y W=1 \
+		>>"$out" 2>&1 || rc=1
 	rm -rf "$src"
 	if grep -q 'sparse is not available or not up to date' "$out"; then
 		# 7.3's checker needs __typeof_unqual__, newer than Debian 12's

@@ -4,8 +4,9 @@
 # (overlays/kernel-bus-children.dtso): both get their devices below the
 # kernel's bus device; the statistics count them and their tracking memory,
 # and are back where they were after the removal. The suite's build is not
-# the benchmark's (OVPOP_TIMING): it shows counts and no times. Applied twice: the bus
-# device ovpop remembers from the first apply must not be stale. That
+# the benchmark's (OVPOP_TIMING): it shows counts and no times. Applied
+# twice: the bus device ovpop remembers from the first apply must not be
+# stale. That
 # overlay (one fragment, no labels, no #*-cells) cannot conflict: the
 # loader's precheck is skipped for it, and runs for the add-on board
 # (labels).

@@ -117,7 +117,8 @@ count() {
 ovpop_load() {
 	[ -d "$OV_CFS" ] && return 0
 	insmod "$OVPOP_DIR/ovpop.ko" || { err "insmod ovpop"; return; }
-	grep -q '^apply_ns ' "$S" || err "ovpop/stats has no times: not built with OVPOP_TIMING=y"
+	grep -q '^apply_ns ' "$S" ||
+		err "ovpop/stats has no times: not built with OVPOP_TIMING=y"
 	if ! mkdir "$OV_CFS/warm-up" ||
 		! echo "ovpop/bench/a-mixed-$warm.dtbo" >"$OV_CFS/warm-up/path" ||
 		! rmdir "$OV_CFS/warm-up"; then
