@@ -23,9 +23,10 @@
 #
 # Environment: OVPOP_OUT (work/log directory; default a new
 # $OVPOP_CACHE/runs/<timestamp>), OVPOP_TIMEOUT (seconds per boot, 600;
-# 3600 in the debug lane), OVPOP_KERNEL (6.12), OVPOP_VARIANT (kernel config
-# variant; "debug" is the debug lane: one test boot with ovpop_lane=debug,
-# which adds the stress tests and the kmemleak scan, and no control boot;
+# 1200 with OVPOP_STRESS, 3600 in the debug lane), OVPOP_KERNEL (6.12),
+# OVPOP_VARIANT (kernel config variant; "debug" is the debug lane: one
+# test boot with ovpop_lane=debug, which adds the stress tests and the
+# kmemleak scan, and no control boot;
 # OVPOP_LANE ("modules": the driver autoloading lane, on the kernel without
 # a variant: one test boot with ovpop_lane=modules running only
 # autoload.sh unless OVPOP_ONLY says otherwise), OVPOP_BOARD (lib.sh; a
@@ -230,6 +231,12 @@ if [ "${OVPOP_VARIANT:-}" = debug ]; then
 	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-3600}
 	export OVPOP_APPEND OVPOP_TIMEOUT
 	modes=${OVPOP_MODES:-test}
+fi
+if [ -n "${OVPOP_STRESS:-}" ]; then
+	# the stress tests' 1000 cycles and 90 s of concurrency: the test boot
+	# took 600 s on a new 2-core machine building two kernels beside it
+	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-1200}
+	export OVPOP_TIMEOUT
 fi
 if [ "${OVPOP_LANE:-}" = modules ]; then
 	# the driver autoloading lane: one test boot running autoload.sh (after
