@@ -5,7 +5,10 @@
 #
 # ARCH: arm64 or arm (ovpop_arch in lib.sh), from the argument, not from
 # OVPOP_ARCH. VARIANT (e.g. debug) merges scripts/configs/ARCH-VARIANT.config
-# on top of the arch's fragment.
+# on top of the arch's fragment. VARIANT "patched" is the kernel without a
+# variant with the overlay core's series (patches/VERSION/*.patch, in
+# order) applied to a copy of the source, linux-source-VERSION-patched;
+# "patched-V" is variant V with the series.
 # Unpacks the source tarball (scripts/kernel-source.sh: Debian's
 # linux-source-VERSION) once into $OVPOP_CACHE/src/,
 # configures allnoconfig + scripts/configs/ARCH-virt.config (for the board
@@ -35,6 +38,17 @@ frag="$here/configs/$arch-virt.config"
 [ -f "$frag" ] || die "kernel: no config fragment $frag"
 frags=$frag
 name="$version-$arch"
+patches=
+case $variant in
+patched | patched-*)
+	patches=$(find "$(dirname "$here")/patches/$version" -maxdepth 1 \
+		-name '*.patch' 2>/dev/null | sort)
+	[ -n "$patches" ] || die "kernel: no patches/$version/*.patch for variant $variant"
+	name="$name-patched"
+	variant=${variant#patched}
+	variant=${variant#-}
+	;;
+esac
 if [ -n "$variant" ]; then
 	vfrag="$here/configs/$arch-$variant.config"
 	[ -f "$vfrag" ] || die "kernel: no config fragment $vfrag for variant $variant"
@@ -56,9 +70,20 @@ mkdir -p "$OVPOP_CACHE/src" "$OVPOP_CACHE/kernels"
 
 src="$OVPOP_CACHE/src/linux-source-$version"
 srcstamp="$src.unpacked"
+# the tree built: the unpacked source, or its patched copy
+bsrc=$src
+[ -z "$patches" ] || bsrc="$src-patched"
 # Identify the tarball by size and mtime: a new linux-source package means
 # a new unpack (and, through the hash below, a new build).
 tarid="$(wc -c <"$tarball" | tr -d ' ') $(date -r "$tarball" +%s)"
+
+# patch_code: the series without its commit messages (from each file's
+# first "diff --git"), what the hashes below cover: a message edited
+# rebuilds nothing
+patch_code() {
+	# shellcheck disable=SC2086 # a list of files
+	awk 'FNR == 1 { d = 0 } /^diff --git / { d = 1 } d' $patches
+}
 
 # cache_key: sets out (the build directory) and stamp, from the unpacked
 # source, the fragments and the toolchain
@@ -74,6 +99,7 @@ cache_key() {
 		"${cross}gcc" --version | head -n 1
 		# shellcheck disable=SC2086 # a list of files
 		cat $frags
+		[ -z "$patches" ] || patch_code
 	} | sha256sum | cut -c1-12)
 	out="$OVPOP_CACHE/kernels/$name-$hash"
 	stamp="$out/.ovpop-built"
@@ -138,6 +164,33 @@ if [ ! -f "$srcstamp" ] || [ "$(cat "$srcstamp")" != "$tarid" ]; then
 	printf '%s\n' "$tarid" >"$srcstamp"
 fi
 
+# --- the patched copy -------------------------------------------------------
+# Hard links to the unpacked tree; each file a patch touches is copied
+# first, so the unpacked tree stays as it is.
+if [ -n "$patches" ]; then
+	pstamp="$bsrc.patched"
+	series=$({
+		printf '%s\n' "$tarid"
+		patch_code
+	} | sha256sum | cut -c1-12)
+	if [ ! -f "$pstamp" ] || [ "$(cat "$pstamp")" != "$series" ]; then
+		log "kernel: applying $(echo "$patches" | wc -l) patch(es) to a copy of $src"
+		rm -rf "$bsrc" "$pstamp"
+		cp -al "$src" "$bsrc"
+		# shellcheck disable=SC2086 # a list of files
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' $patches | sort -u |
+			while IFS= read -r f; do
+				[ -f "$bsrc/$f" ] || continue
+				cp "$bsrc/$f" "$bsrc/$f.ovpop" && mv "$bsrc/$f.ovpop" "$bsrc/$f"
+			done
+		for p in $patches; do
+			patch -s -p1 -d "$bsrc" <"$p" ||
+				die "kernel: $p does not apply to $version"
+		done
+		printf '%s\n' "$series" >"$pstamp"
+	fi
+fi
+
 # --- cache key --------------------------------------------------------------
 cache_key
 
@@ -152,7 +205,7 @@ mkdir -p "$out"
 buildlog="$out/build.log"
 : >"$buildlog"
 kmake() {
-	make -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" "$@"
+	make -C "$bsrc" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" "$@"
 }
 
 kname=$(printf '%s' "$kver" | sed 's/\.*$//')
@@ -166,7 +219,7 @@ fail() {
 kmake "$base" >>"$buildlog" 2>&1 || fail "make $base failed"
 # shellcheck disable=SC2086 # a list of files
 cat $frags >"$out/ovpop.config"
-(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
+(cd "$out" && "$bsrc/scripts/kconfig/merge_config.sh" -m -O "$out" \
 	"$out/.config" "$out/ovpop.config") >>"$buildlog" 2>&1 ||
 	fail "merge_config.sh failed"
 kmake olddefconfig >>"$buildlog" 2>&1 || fail "make olddefconfig failed"
@@ -208,7 +261,7 @@ done <"$out/ovpop.wanted"
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
 # make itself in the background (not a subshell), so that $! is make.
-make -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" -j"$jobs" \
+make -C "$bsrc" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" -j"$jobs" \
 	"$ovpop_image_target" modules >>"$buildlog" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; exit 130' INT TERM HUP
