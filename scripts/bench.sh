@@ -4,6 +4,7 @@
 #
 #   scripts/bench.sh [-w] [-n 10,100,1000,4000] [-r RUNS] [-o DIR]
 #   scripts/bench.sh -p [-w] [-n 10,100] [-r RUNS] [-o DIR]
+#   scripts/bench.sh -k [-w] [-n ...] [-r RUNS] [-o DIR]
 #
 # Builds the rig kernel (cached), the modules and one overlay per size,
 # placement and mix (tests/guest/mode-bench.sh says which), boots the guest once
@@ -30,6 +31,11 @@
 # whole window or not at all): an apply of 4000 nodes took one of two
 # times 10-15 ms apart, on either path. With one, the runs of a cell
 # spread by < 0.5 ms.
+# With -k the kernel is the rig kernel with the overlay core's series
+# applied (patches/, scripts/kernel.sh's variant "patched"; default DIR
+# bench/patched/), so both paths run on the patched core; DIR/compare.md
+# then sets the report against the stock kernel's, bench/bench.md
+# (scripts/bench-compare.awk: issue 21's table and targets).
 # OVPOP_KERNEL (6.12) and OVPOP_ARCH (arm64) pick the kernel, as for
 # scripts/test.sh. Exits non-zero if a run failed or left a device behind.
 set -eu
@@ -41,22 +47,26 @@ repo=$(dirname "$here")
 
 sizes=
 runs=5
-out=$repo/bench
+out=
 prof=
+patched=
 clock="QEMU TCG, instruction counting"
 icount="-icount shift=0,align=off,sleep=off"
-while getopts n:r:o:pw opt; do
+while getopts n:r:o:pkw opt; do
 	case $opt in
 	n) sizes=$OPTARG ;;
 	r) runs=$OPTARG ;;
 	o) out=$OPTARG ;;
 	p) prof=1 ;;
+	k) patched=1 ;;
 	w) clock="QEMU TCG, host time" icount= ;;
-	*) die "usage: $0 [-p] [-w] [-n SIZES] [-r RUNS] [-o DIR]" ;;
+	*) die "usage: $0 [-p | -k] [-w] [-n SIZES] [-r RUNS] [-o DIR]" ;;
 	esac
 done
 # Under the profiler every kernel function costs a trace entry and exit:
 # the OF core's quadratic duplicate check makes N = 1000 take minutes.
+[ -n "$out" ] || out=$repo/bench${patched:+/patched}
+[ -z "$patched" ] || clock="$clock, overlay core patched"
 [ -n "$sizes" ] || sizes=${prof:+10,100}
 [ -n "$sizes" ] || sizes=10,100,1000,4000
 case $sizes in
@@ -78,7 +88,8 @@ log "bench: logs in $work"
 ovpop_arch
 "$here/deps.sh" "$OVPOP_ARCH" || die "deps.sh failed"
 version=${OVPOP_KERNEL:-6.12}
-kdir=$("$here/kernel.sh" "$version" "$OVPOP_ARCH" "${prof:+trace}" | tail -n 1)
+[ -z "$prof" ] || [ -z "$patched" ] || die "bench: -p and -k do not go together"
+kdir=$("$here/kernel.sh" "$version" "$OVPOP_ARCH" "${prof:+trace}${patched:+patched}" | tail -n 1)
 [ -d "$kdir" ] || die "kernel.sh failed"
 # ovpop/stats times what it counts only in a build for the benchmark
 OVPOP_TIMING=y "$here/build.sh" "$kdir" "$work/stage" || die "build.sh failed"
@@ -180,3 +191,12 @@ gnuplot -e "dat='$work/plot'; out='$out/bench.svg'; title='ovpop benchmark, $kve
 	"$here/bench-plot.gp" || die "bench: gnuplot failed"
 log "bench: $out/bench.md, $out/bench.svg"
 cat "$out/bench.md"
+# With -k: against the stock kernel's report (bench/bench.md, same clock)
+stock=$repo/bench/bench.md
+if [ -n "$patched" ] && [ -f "$stock" ] && [ "$stock" != "$out/bench.md" ]; then
+	awk -v date="$(date -u +%Y-%m-%d)" -f "$here/bench-compare.awk" \
+		"$stock" "$out/bench.md" >"$out/compare.md" ||
+		die "bench: no comparison with $stock (see $out/compare.md)"
+	log "bench: $out/compare.md (stock: $stock)"
+	cat "$out/compare.md"
+fi
