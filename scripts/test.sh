@@ -24,10 +24,15 @@
 # the debug lane in the background). Without it, OVPOP_KERNEL and
 # OVPOP_ARCH, if set, name one pair.
 # Other variables as in test-pair.sh.
+# The variant "patched" is the kernel with the overlay core's series
+# (patches/, scripts/kernel.sh): the whole guest suite again there.
 # The whole suite (none of these set), or OVPOP_BENCH=1, also runs the
 # benchmark command on a small scale (scripts/bench.sh -n 10,100 -r 3),
-# and the packaging test (scripts/test-pkg.sh; alone: OVPOP_PKG=1 adds it
-# to a subset, or run it directly).
+# the packaging test (scripts/test-pkg.sh; alone: OVPOP_PKG=1 adds it
+# to a subset, or run it directly) and, or OVPOP_UNITTEST=1, the kernel's
+# OF unittest on the stock and the patched 6.12 arm64 kernel
+# (scripts/of-unittest.sh: the patched one must fail no test the stock one
+# passes and refuse the unittest's bad overlays with the same messages).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +45,7 @@ unset OVPOP_BOARD
 # The foreground pairs in the order their kernels are built (see prebuild):
 # the quickest build first (the first guest waits for it), the longest
 # (7.3) while the longest guest (6.12 arm64, with the stress tests) runs.
-all="6.12/arm64 7.3/arm64 6.12/arm 6.1/arm64 6.12/arm64/modules 6.12/arm64/debug
+all="6.12/arm64 7.3/arm64 6.12/arm 6.1/arm64 6.12/arm64/patched 6.12/arm64/modules 6.12/arm64/debug
 6.12/arm/zc702 6.12/arm64/raspi3b 6.12/arm/vexpress-a15"
 # this pair also runs the stress tests, with the full 1000 cycles (the debug
 # lane runs fewer: every removal of the board waits there for a delayed
@@ -52,6 +57,11 @@ elif [ -n "${OVPOP_KERNEL:-}${OVPOP_ARCH:-}" ]; then
 	matrix="${OVPOP_KERNEL:-6.12}/${OVPOP_ARCH:-arm64}"
 else
 	matrix=$all
+fi
+# the whole suite runs the OF unittest (its kernels built by prebuild)
+unittest=
+if [ -z "${OVPOP_MATRIX:-}${OVPOP_KERNEL:-}${OVPOP_ARCH:-}" ] || [ "${OVPOP_UNITTEST:-}" = 1 ]; then
+	unittest=1
 fi
 
 work=$(ovpop_workdir) || exit 1
@@ -129,13 +139,17 @@ fi
 # first is done (or there is none), prebuild.first appears: the background
 # chain starts its own build then, not before (the first foreground guest
 # waits for the first kernel, and a debug build of the same version would
-# take the version's lock from it for 20 minutes).
+# take the version's lock from it for 20 minutes). The OF unittest's two
+# kernels come last.
 prebuild() {
 	# shellcheck disable=SC2016 # expanded by the new session's sh
-	for p in $fg; do
-		pair_split "$p"
-		[ -n "$board$lane" ] || echo "$version $arch $variant"
-	done |
+	{
+		for p in $fg; do
+			pair_split "$p"
+			[ -n "$board$lane" ] || echo "$version $arch $variant"
+		done
+		[ -z "$unittest" ] || printf '6.12 arm64 %s\n' unittest patched-unittest
+	} |
 		setsid sh -c 'echo $$ >"$1/prebuild.sid"
 		while read -r v a x; do
 			# shellcheck disable=SC2086 # no variant: no word
@@ -278,9 +292,48 @@ for pair in $fg; do
 	pair_tally "$pair"
 done
 
+# The patched kernel refuses the suite's bad overlays with the stock
+# kernel's messages: badinput.sh's "CASE: kernel: OF: ..." lines of the two
+# test boots, in order. One case, when both pairs ran.
+stock_k="$work/6.12-arm64/test.ktap"
+patched_k="$work/6.12-arm64-patched/test.ktap"
+if [ -f "$stock_k" ] && [ -f "$patched_k" ]; then
+	for k in "$stock_k" "$patched_k"; do
+		sed -n 's/^ *# \([^ ]*: kernel: OF: .*\)$/\1/p' "$k" >"$k.of"
+	done
+	nk=$(wc -l <"$stock_k.of" | tr -d ' ')
+	name="patched: the bad overlays' OF messages as on the stock kernel ($nk lines)"
+	if [ "$nk" -gt 0 ] && cmp -s "$stock_k.of" "$patched_k.of"; then
+		ovpop_pass "$name"
+		results="${results}patched-messages: 1 passed, 0 failed, 0 skipped
+"
+	else
+		ovpop_fail "$name" "$(diff "$stock_k.of" "$patched_k.of" | head -n 20)"
+		results="${results}patched-messages: 0 passed, 1 failed, 0 skipped
+"
+	fi
+fi
+
 # Every kernel of the matrix was needed by a pair: the builder is done
 wait "$prebuild_pid"
 rm -f "$work/prebuild.sid"
+
+# The kernel's OF unittest on the stock and the patched kernel: one case
+if [ -n "$unittest" ]; then
+	log "test: ===== OF unittest, stock and patched ====="
+	start=$(date +%s)
+	ulog="$work/unittest.log"
+	if OVPOP_OUT="$work/unittest" "$here/of-unittest.sh" 6.12 >"$ulog" 2>&1; then
+		ovpop_pass "unittest: OF unittest, 6.12 arm64: $(grep -e '^unittest: ' -e '^patched-unittest: ' "$ulog" |
+			sed 's/^patched-unittest:/patched:/; s/^unittest:/stock:/' | paste -sd ';' - | sed 's/;/; /')"
+		results="${results}unittest: 1 passed, 0 failed, 0 skipped ($(($(date +%s) - start)) s)
+"
+	else
+		ovpop_fail "unittest: scripts/of-unittest.sh 6.12" "$(tail -n 30 "$ulog")"
+		results="${results}unittest: 0 passed, 1 failed, 0 skipped
+"
+	fi
+fi
 
 # Packaging (scripts/test-pkg.sh): make install and Debian's dkms against
 # the 6.12 arm64 kernel, in private directories. One case.

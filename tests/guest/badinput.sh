@@ -41,6 +41,27 @@ mem0=$(ov_mem)
 # every refusal logs an error; the debug lane's console would show them all
 ov_console_quiet
 
+# mark CASE: a line in the kernel's log before CASE's write
+mark() {
+	echo "ovpop-badinput: <$1>" >/dev/kmsg
+}
+
+# kernel_says CASE: the OF core's messages since CASE's mark, one
+# diagnostic line each ("CASE: kernel: OF: overlay: ..."): scripts/test.sh
+# compares them between the stock and the patched kernel
+kernel_says() {
+	says=$(dmesg | awk -v m="ovpop-badinput: <$1>" '
+		index($0, m) { on = 1; buf = ""; next }
+		on && /^\[[^]]*\] OF: / { sub(/^\[[^]]*\] /, ""); buf = buf $0 "\n" }
+		END { printf "%s", buf }')
+	[ -n "$says" ] || return 0
+	while IFS= read -r l; do
+		ktap_diag "$1: kernel: $l"
+	done <<EOF
+$says
+EOF
+}
+
 # refuse CASE: the item "$item" exists and its dtbo was written
 refuse() {
 	st=$(ov_status "$item")
@@ -53,6 +74,7 @@ refuse() {
 		ktap_ok "${1}_refused"
 		good=$((good + 1))
 		ktap_diag "$1: $err"
+		kernel_says "$1"
 		return 0
 	fi
 	bad=$((bad + 1))
@@ -86,6 +108,7 @@ for f in "$OVPOP_DIR"/overlays/broken/*.dtbo "$OVPOP_DIR"/overlays/kernel-bad/*.
 	esac
 	item=bad-$n
 	mkdir "$OV_CFS/$item" || break
+	mark "$name"
 	cat "$f" >"$OV_CFS/$item/dtbo" 2>/dev/null
 	if [ -s "$f" ]; then
 		refuse "$name"
@@ -106,6 +129,7 @@ for p in ../etc/passwd /ovpop/overlays/rtc.dtbo ovpop/../../x ovpop/no-such.dtbo
 	item=bad-$n
 	mkdir "$OV_CFS/$item" || break
 	name=path-$(printf '%s' "$p" | tr -c 'a-z0-9\n' _)
+	mark "$name"
 	if echo "$p" >"$OV_CFS/$item/path" 2>/dev/null; then
 		ktap_fail "${name}_write_fails" "the write succeeded"
 	else
