@@ -117,7 +117,7 @@ END {
 			worst_e, verdict(worst_e <= 1.2)
 	else
 		print "| its scaling exponent <= 1.2 from N = 1000 to 4000 | not measured (needs N = 1000 and 4000) | **missed** |"
-	printf "| apply and removal at N = 10 and 100 no slower than stock (<= 1.02x) | worst %.2fx | %s |\n",
+	printf "| apply and removal at N = 10 and 100 no slower than stock (<= 1.02x) | worst %.3fx | %s |\n",
 		worst_s, verdict(worst_s > 0 && worst_s <= 1.02)
 }
 

@@ -193,10 +193,16 @@ log "bench: $out/bench.md, $out/bench.svg"
 cat "$out/bench.md"
 # With -k: against the stock kernel's report (bench/bench.md, same clock)
 stock=$repo/bench/bench.md
-if [ -n "$patched" ] && [ -f "$stock" ] && [ "$stock" != "$out/bench.md" ]; then
+if [ -n "$patched" ] && [ -f "$stock" ] &&
+	[ "$(cd "$repo/bench" && pwd)" != "$(cd "$out" && pwd)" ]; then
+	# the same kernel, architecture and clock as the stock report
+	if [ "$version/$OVPOP_ARCH" != 6.12/arm64 ] || [ -z "$icount" ]; then
+		die "bench: $stock is of 6.12 arm64 with instruction counting: no comparison"
+	fi
 	awk -v date="$(date -u +%Y-%m-%d)" -f "$here/bench-compare.awk" \
-		"$stock" "$out/bench.md" >"$out/compare.md" ||
-		die "bench: no comparison with $stock (see $out/compare.md)"
+		"$stock" "$out/bench.md" >"$work/compare.md" ||
+		die "bench: no comparison with $stock (see $work/compare.md)"
+	mv "$work/compare.md" "$out/compare.md"
 	log "bench: $out/compare.md (stock: $stock)"
 	cat "$out/compare.md"
 fi

@@ -77,12 +77,17 @@ bsrc=$src
 # a new unpack (and, through the hash below, a new build).
 tarid="$(wc -c <"$tarball" | tr -d ' ') $(date -r "$tarball" +%s)"
 
-# patch_code: the series without its commit messages (from each file's
-# first "diff --git"), what the hashes below cover: a message edited
-# rebuilds nothing
+# patch_code: the series without its commit messages (git format-patch
+# files from their first "diff --git"; any other patch whole), what the
+# hashes below cover: a message edited rebuilds nothing
 patch_code() {
-	# shellcheck disable=SC2086 # a list of files
-	awk 'FNR == 1 { d = 0 } /^diff --git / { d = 1 } d' $patches
+	for _p in $patches; do
+		if grep -q '^diff --git ' "$_p"; then
+			sed -n '/^diff --git /,$p' "$_p"
+		else
+			cat "$_p"
+		fi
+	done
 }
 
 # cache_key: sets out (the build directory) and stamp, from the unpacked
@@ -175,7 +180,8 @@ if [ -n "$patches" ]; then
 	} | sha256sum | cut -c1-12)
 	if [ ! -f "$pstamp" ] || [ "$(cat "$pstamp")" != "$series" ]; then
 		log "kernel: applying $(echo "$patches" | wc -l) patch(es) to a copy of $src"
-		rm -rf "$bsrc" "$pstamp"
+		rm -f "$pstamp"
+		rm -rf "$bsrc"
 		cp -al "$src" "$bsrc"
 		# shellcheck disable=SC2086 # a list of files
 		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' $patches | sort -u |
@@ -184,7 +190,7 @@ if [ -n "$patches" ]; then
 				cp "$bsrc/$f" "$bsrc/$f.ovpop" && mv "$bsrc/$f.ovpop" "$bsrc/$f"
 			done
 		for p in $patches; do
-			patch -s -p1 -d "$bsrc" <"$p" ||
+			patch -s -p1 --batch --forward --fuzz=0 -d "$bsrc" <"$p" ||
 				die "kernel: $p does not apply to $version"
 		done
 		printf '%s\n' "$series" >"$pstamp"

@@ -29,7 +29,8 @@ for v in unittest patched-unittest; do
 	OVPOP_VARIANT=$v OVPOP_KERNEL=$version ovpop_prepare "$work/$v" arm64 "$version"
 	# the guest's own exit status does not matter: only the log does
 	OVPOP_TIMEOUT=${OVPOP_TIMEOUT:-600} "$here/qemu.sh" "$image" "$dtb" "$initrd" \
-		boot "$work/$v.console" >/dev/null 2>&1 || true
+		boot "$work/$v.console.raw" >/dev/null 2>&1 || true
+	tr -d '\r' <"$work/$v.console.raw" >"$work/$v.console"
 	# "[    1.23] ### dt-test ### FAIL of_unittest_x():123 ..." -> the rest
 	sed -n 's/^.*### dt-test ### FAIL /FAIL /p' "$work/$v.console" |
 		sort -u >"$work/$v.fails"
@@ -43,7 +44,25 @@ for v in unittest patched-unittest; do
 		res="no result"
 	fi
 	printf '%s: %s\n' "$v" "$res"
+	# "N passed": the patched kernel must run as many tests as pass on
+	# the stock one
+	sed -n 's/^\([0-9]*\) passed.*/\1/p' <<EOF >"$work/$v.passed"
+$res
+EOF
+	# the kernel's reports: the unittest provokes some; the patched
+	# kernel may not add any
+	grep -cE 'WARNING:|BUG:|Oops|refcount_t:|kernel BUG|Unable to handle' \
+		"$work/$v.console" >"$work/$v.reports" || true
 done
+echo "kernel reports: $(cat "$work/unittest.reports") (stock), $(cat "$work/patched-unittest.reports") (patched)"
+if [ "$(cat "$work/patched-unittest.reports")" -gt "$(cat "$work/unittest.reports")" ]; then
+	echo "the patched kernel reports more (WARNING, BUG, Oops, refcount) than the stock one"
+	rc=1
+fi
+if [ "$(cat "$work/patched-unittest.passed")" != "$(cat "$work/unittest.passed")" ]; then
+	echo "passed: $(cat "$work/unittest.passed") (stock), $(cat "$work/patched-unittest.passed") (patched)"
+	rc=1
+fi
 if ! cmp -s "$work/unittest.fails" "$work/patched-unittest.fails"; then
 	echo "failing only on the stock kernel:"
 	comm -23 "$work/unittest.fails" "$work/patched-unittest.fails" | sed 's/^/  /'
