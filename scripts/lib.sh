@@ -94,6 +94,13 @@ ovpop_summary() {
 # ARCH-boards.config and ARCH-modules.config to it.
 ovpop_board_kernel=6.12
 
+# A kernel report in a log line (extended regular expression): what the
+# kernel-log scan of test-pair.sh fails a boot on unless a test announced
+# it, and what of-unittest.sh counts. Exported: awk reads it from ENVIRON
+# (-v would take its backslashes for escapes).
+OVPOP_REPORT_ERE='WARNING:|BUG:|Oops|Unable to handle|Kernel panic|refcount_t|kmemleak: [0-9]+ new|memory leak|unreferenced object|UBSAN|KASAN|ODEBUG|possible circular locking|suspicious RCU|of_node_put|INFO: task|\[ cut here \]'
+export OVPOP_REPORT_ERE
+
 ovpop_arch() {
 	OVPOP_ARCH=${1:-${OVPOP_ARCH:-arm64}}
 	case $OVPOP_ARCH in

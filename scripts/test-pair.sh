@@ -115,7 +115,7 @@ scan_dmesg() {
 		next
 	}
 	line ~ /Kernel command line|kernel command line parameters|^ +ovpop_|memory leak detector initialized/ { next }
-	line ~ /WARNING:|BUG:|Oops|Unable to handle|Kernel panic|refcount_t|kmemleak: [0-9]+ new|memory leak|unreferenced object|UBSAN|KASAN|ODEBUG|possible circular locking|suspicious RCU|of_node_put|INFO: task|\[ cut here \]/ {
+	line ~ ENVIRON["OVPOP_REPORT_ERE"] {
 		print "report\t" NR "\t" line
 	}
 	END {

@@ -50,6 +50,9 @@ mark() {
 # diagnostic line each ("CASE: kernel: OF: overlay: ..."): scripts/test.sh
 # compares them between the stock and the patched kernel
 kernel_says() {
+	# only the virt lanes' test boots are compared; the debug lane's log
+	# is long and its guest slow
+	[ "${OV_LANE:-}" != debug ] || return 0
 	says=$(dmesg | awk -v m="ovpop-badinput: <$1>" '
 		index($0, m) { on = 1; buf = ""; next }
 		on && /^\[[^]]*\] OF: / { sub(/^\[[^]]*\] /, ""); buf = buf $0 "\n" }
